@@ -1,0 +1,42 @@
+//! Hayate's rules core: the vocabulary types, bitboards and attack tables, the position with
+//! incremental keys, legal move generation, the rules of the game, SFEN and USI text, perft.
+//!
+//! ```
+//! use hayate_core::{Position, perft};
+//! let mut pos = Position::startpos();
+//! assert_eq!(pos.legal_moves().len(), 30);
+//! let m = pos.parse_usi_move("7g7f")?;
+//! pos.do_move(m);
+//! assert_eq!(perft(&mut pos, 1), 30);
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
+#![deny(missing_docs)]
+
+pub mod attacks;
+mod bitboard;
+mod color;
+mod hand;
+mod movegen;
+mod moves;
+mod perft;
+mod piece;
+mod position;
+mod rules;
+pub mod sfen;
+mod square;
+pub mod usi;
+pub mod zobrist;
+
+pub use attacks::{attacks, between, line_through};
+pub use bitboard::{Bitboard, BitboardIter};
+pub use color::Color;
+pub use hand::Hand;
+pub use movegen::Stage;
+pub use moves::{Move, Move16, MoveList};
+pub use perft::{perft, perft_divide};
+pub use piece::{Piece, PieceType};
+pub use position::{Position, StateInfo};
+pub use rules::{DeclarationRule, GameRepetition, Repetition};
+pub use sfen::SfenError;
+pub use square::Square;
+pub use usi::{MoveTextError, PositionCommandError};

@@ -1,0 +1,254 @@
+//! Legal move generation: all legal moves (non-promotions included), and the stages a search
+//! wants (captures and promotions, quiets, evasions, checks).
+//!
+//! Generation is fully legal: pinned pieces stay on their pin line, the king never steps into
+//! an attacked square, drops respect nifu and dead-piece ranks, and a pawn drop that mates is
+//! left out (打ち歩詰め).
+
+use crate::attacks::{between, king_attacks, line_through, pawn_attacks};
+use crate::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, Square, attacks};
+
+/// Ranks where a piece of type `pt` and colour `c` could never move again (dead-piece ranks).
+#[inline(always)]
+fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
+    const B1: Bitboard = Bitboard::rank(1);
+    const B12: Bitboard = Bitboard::ranks(1, 2);
+    const W1: Bitboard = Bitboard::rank(9);
+    const W12: Bitboard = Bitboard::ranks(8, 9);
+    match (c, pt.raw()) {
+        (Color::Black, 1 | 2) => B1,
+        (Color::Black, 3) => B12,
+        (Color::White, 1 | 2) => W1,
+        (Color::White, 3) => W12,
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// Which moves a generator call produces.
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+pub enum Stage {
+    /// Every legal move.
+    Legal,
+    /// Captures (all promotion variants) and non-capturing promotions. Not for positions in check.
+    CapturesAndPromotions,
+    /// Everything `CapturesAndPromotions` leaves out: quiet board moves and drops. Not in check.
+    Quiets,
+    /// Legal moves when in check.
+    Evasions,
+    /// Legal moves that give check.
+    Checks,
+}
+
+impl Position {
+    /// Appends all legal moves to `list`.
+    pub fn generate_legal(&self, list: &mut MoveList) {
+        if self.in_check() {
+            self.generate_evasions(list);
+        } else {
+            let us = self.side;
+            let target = !self.by_color[us.index()];
+            self.generate_piece_moves(list, target);
+            self.generate_king_moves(list);
+            self.generate_drops(list, !self.occupied());
+        }
+    }
+
+    /// Appends the moves of one stage to `list` (see [`Stage`]).
+    pub fn generate(&self, stage: Stage, list: &mut MoveList) {
+        match stage {
+            Stage::Legal => self.generate_legal(list),
+            Stage::Evasions => {
+                if self.in_check() {
+                    self.generate_evasions(list)
+                }
+            }
+            Stage::CapturesAndPromotions | Stage::Quiets | Stage::Checks => {
+                let mut all = MoveList::new();
+                self.generate_legal(&mut all);
+                for &m in all.iter() {
+                    let noisy = m.is_capture() || m.is_promotion();
+                    let keep = match stage {
+                        Stage::CapturesAndPromotions => noisy,
+                        Stage::Quiets => !noisy,
+                        _ => self.gives_check(m),
+                    };
+                    if keep {
+                        list.push(m);
+                    }
+                }
+            }
+        }
+    }
+
+    /// The legal moves as a new list.
+    pub fn legal_moves(&self) -> MoveList {
+        let mut l = MoveList::new();
+        self.generate_legal(&mut l);
+        l
+    }
+
+    /// Whether `m` is legal here. Safe for moves from untrusted sources (GUIs, files, TT).
+    pub fn is_legal(&self, m: Move) -> bool {
+        if !m.is_some() {
+            return false;
+        }
+        self.legal_moves().contains(m)
+    }
+
+    /// The legal move whose 16-bit form equals `m`'s, with its piece fields filled in.
+    pub fn to_move(&self, m16: crate::Move16) -> Option<Move> {
+        let m = Move::from_raw(m16.0 as u32);
+        self.legal_moves().iter().copied().find(|x| x.same(m))
+    }
+
+    /// Whether the side to move has no legal move (checkmate when in check).
+    pub fn has_no_legal_move(&self) -> bool {
+        self.legal_moves().is_empty()
+    }
+
+    /// Whether the side to move is checkmated.
+    pub fn is_checkmate(&self) -> bool {
+        self.in_check() && self.has_no_legal_move()
+    }
+
+    #[inline(always)]
+    fn push_board_moves(&self, list: &mut MoveList, from: Square, pc: Piece, mut tos: Bitboard) {
+        let us = self.side;
+        let pt = pc.piece_type();
+        if !pt.can_promote() {
+            for to in tos {
+                list.push(Move::new_board(from, to, false, pc, self.board[to.index()]));
+            }
+            return;
+        }
+        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+        let zone = ZONE[us.index()];
+        let promotable = if zone.contains(from) { tos } else { tos & zone };
+        let dead = dead_ranks(us, pt);
+        while let Some(to) = tos.pop() {
+            let cap = self.board[to.index()];
+            if promotable.contains(to) {
+                list.push(Move::new_board(from, to, true, pc, cap));
+            }
+            if !dead.contains(to) {
+                list.push(Move::new_board(from, to, false, pc, cap));
+            }
+        }
+    }
+
+    /// Moves of every piece but the king to `target`, pinned pieces kept on their lines.
+    fn generate_piece_moves(&self, list: &mut MoveList, target: Bitboard) {
+        let us = self.side;
+        let occ = self.occupied();
+        let pinned = self.pinned(us);
+        let ksq = self.king_square(us);
+        let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
+        while let Some(from) = pieces.pop() {
+            let pc = self.board[from.index()];
+            let mut tos = attacks(us, pc.piece_type(), from, occ) & target;
+            if let (true, Some(k)) = (pinned.contains(from), ksq) {
+                tos &= line_through(k, from);
+            }
+            self.push_board_moves(list, from, pc, tos);
+        }
+    }
+
+    fn generate_king_moves(&self, list: &mut MoveList) {
+        let us = self.side;
+        let Some(ksq) = self.king_square(us) else {
+            return;
+        };
+        let occ = self.occupied() ^ Bitboard::from_square(ksq);
+        let pc = Piece::new(us, PieceType::KING);
+        for to in king_attacks(ksq) & !self.by_color[us.index()] {
+            if !self.is_attacked_by(!us, to, occ) {
+                list.push(Move::new_board(ksq, to, false, pc, self.board[to.index()]));
+            }
+        }
+    }
+
+    fn generate_evasions(&self, list: &mut MoveList) {
+        self.generate_king_moves(list);
+        let checkers = self.checkers();
+        if checkers.has_more_than_one() {
+            return;
+        }
+        let us = self.side;
+        let (Some(ksq), Some(csq)) = (self.king_square(us), checkers.lsb()) else {
+            return;
+        };
+        let block = between(ksq, csq);
+        self.generate_piece_moves(list, block | Bitboard::from_square(csq));
+        self.generate_drops(list, block);
+    }
+
+    /// Drops of every held type on the squares of `target` (all empty).
+    fn generate_drops(&self, list: &mut MoveList, target: Bitboard) {
+        let us = self.side;
+        let hand = self.hands[us.index()];
+        if hand.is_empty() || target.is_empty() {
+            return;
+        }
+        for pt in PieceType::HAND_TYPES {
+            if !hand.has(pt) {
+                continue;
+            }
+            let pc = Piece::new(us, pt);
+            let mut tos = target.and_not(dead_ranks(us, pt));
+            if pt == PieceType::PAWN {
+                tos = tos.and_not(self.pawn_files(us));
+                // A pawn dropped right in front of the enemy king gives check: it must not mate.
+                if let Some(k) = self.king_square(!us) {
+                    let check_sq = pawn_attacks(!us, k) & tos;
+                    if let Some(sq) = check_sq.lsb()
+                        && self.is_pawn_drop_mate(sq)
+                    {
+                        tos.clear(sq);
+                    }
+                }
+            }
+            for to in tos {
+                list.push(Move::new_drop(pc, to));
+            }
+        }
+    }
+
+    /// The files holding an unpromoted pawn of `c` (where `c` may not drop another: nifu).
+    pub fn pawn_files(&self, c: Color) -> Bitboard {
+        let pawns = self.pieces_of(c, PieceType::PAWN).0;
+        // Fold each file's 9 bits onto one bit per file, then spread back out.
+        let mut files = Bitboard::EMPTY;
+        for f in 0..9u32 {
+            if (pawns >> (9 * f)) & 0x1ff != 0 {
+                files.0 |= 0x1ffu128 << (9 * f);
+            }
+        }
+        files
+    }
+
+    /// Whether the side to move dropping a pawn on `to` (in front of the enemy king) mates.
+    pub fn is_pawn_drop_mate(&self, to: Square) -> bool {
+        let us = self.side;
+        let them = !us;
+        let Some(ksq) = self.king_square(them) else {
+            return false;
+        };
+        let occ = self.occupied() | Bitboard::from_square(to);
+        // Can a defender other than the king take the pawn without exposing its king?
+        let takers = self.attackers_to(them, to, occ) & !self.by_type[PieceType::KING.index()];
+        for from in takers {
+            let after = occ ^ Bitboard::from_square(from);
+            if self.slider_attackers_to(us, ksq, after).is_empty() {
+                return false;
+            }
+        }
+        // Can the king step anywhere safe (the pawn's square included, if it is undefended)?
+        let occ_without_king = occ ^ Bitboard::from_square(ksq);
+        for sq in king_attacks(ksq) & !self.by_color[them.index()] {
+            if !self.is_attacked_by(us, sq, occ_without_king) {
+                return false;
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,549 @@
+//! The position: board, hands, side to move, incremental keys and the per-ply state stack.
+
+use crate::attacks::{
+    between, bishop_attacks, gold_attacks, king_attacks, knight_attacks, lance_attacks,
+    pawn_attacks, pseudo_attacks, rook_attacks, silver_attacks,
+};
+use crate::{
+    Bitboard, Color, Hand, Move, Piece, PieceType, Square, attacks, line_through, zobrist,
+};
+
+/// What `do_move` records so that `undo_move` and the rules can look back.
+#[derive(Clone, Copy, Debug)]
+pub struct StateInfo {
+    /// Zobrist key of the pieces on the board and the side to move.
+    pub board_key: u64,
+    /// Additive key of both hands.
+    pub hand_key: u64,
+    /// The hand of the side to move (for superior/inferior repetition).
+    pub hand_of_side_to_move: Hand,
+    /// Enemy pieces giving check to the side to move.
+    pub checkers: Bitboard,
+    /// `blockers[c]`: pieces of either colour that alone stand between `c`'s king and an enemy slider.
+    pub blockers: [Bitboard; 2],
+    /// The piece captured by the move that led here (EMPTY if none).
+    pub captured: Piece,
+    /// `continuous_check[c]`: plies over which every move of `c` gave check (2 per move).
+    pub continuous_check: [u16; 2],
+    /// Plies since the root or the last null move (repetition look-back limit).
+    pub plies_from_null: u16,
+    /// The move that led here (NONE at the root).
+    pub last_move: Move,
+}
+
+impl StateInfo {
+    /// The full key: board and hands.
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.board_key.wrapping_add(self.hand_key)
+    }
+}
+
+/// A shogi position with its history since it was set up.
+#[derive(Clone)]
+pub struct Position {
+    pub(crate) board: [Piece; 81],
+    /// Both colours' pieces by type, indexed by `PieceType` code.
+    pub(crate) by_type: [Bitboard; PieceType::NUM],
+    /// Gold and the four promoted small pieces (both colours): they share the gold's steps.
+    pub(crate) golds: Bitboard,
+    pub(crate) by_color: [Bitboard; 2],
+    pub(crate) hands: [Hand; 2],
+    pub(crate) side: Color,
+    /// The SFEN move number of the root.
+    pub(crate) start_ply: u32,
+    /// 81 when the side has no king (mate problems leave out the attacker's king).
+    pub(crate) king_sq: [u8; 2],
+    pub(crate) states: Vec<StateInfo>,
+}
+
+/// No king on the board.
+const NO_KING: u8 = 81;
+
+impl Position {
+    /// An empty board, Black to move, no history. Used by the SFEN parser.
+    pub(crate) fn empty() -> Position {
+        let mut states = Vec::with_capacity(256);
+        states.push(StateInfo {
+            board_key: 0,
+            hand_key: 0,
+            hand_of_side_to_move: Hand::EMPTY,
+            checkers: Bitboard::EMPTY,
+            blockers: [Bitboard::EMPTY; 2],
+            captured: Piece::EMPTY,
+            continuous_check: [0; 2],
+            plies_from_null: 0,
+            last_move: Move::NONE,
+        });
+        Position {
+            board: [Piece::EMPTY; 81],
+            by_type: [Bitboard::EMPTY; PieceType::NUM],
+            golds: Bitboard::EMPTY,
+            by_color: [Bitboard::EMPTY; 2],
+            hands: [Hand::EMPTY; 2],
+            side: Color::Black,
+            start_ply: 1,
+            king_sq: [NO_KING; 2],
+            states,
+        }
+    }
+
+    /// The initial position (平手).
+    pub fn startpos() -> Position {
+        Position::from_sfen(crate::sfen::STARTPOS).expect("the start position is valid")
+    }
+
+    // ----- queries -----
+
+    /// The piece on `sq` (EMPTY if none).
+    #[inline(always)]
+    pub fn piece_on(&self, sq: Square) -> Piece {
+        self.board[sq.index()]
+    }
+
+    /// The whole board, indexed by square.
+    #[inline(always)]
+    pub fn board(&self) -> &[Piece; 81] {
+        &self.board
+    }
+
+    /// All occupied squares.
+    #[inline(always)]
+    pub fn occupied(&self) -> Bitboard {
+        self.by_color[0] | self.by_color[1]
+    }
+
+    /// `c`'s pieces.
+    #[inline(always)]
+    pub fn pieces(&self, c: Color) -> Bitboard {
+        self.by_color[c.index()]
+    }
+
+    /// Pieces of type `pt`, both colours.
+    #[inline(always)]
+    pub fn pieces_of_type(&self, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()]
+    }
+
+    /// `c`'s pieces of type `pt`.
+    #[inline(always)]
+    pub fn pieces_of(&self, c: Color, pt: PieceType) -> Bitboard {
+        self.by_type[pt.index()] & self.by_color[c.index()]
+    }
+
+    /// Gold-like pieces (gold, +P, +L, +N, +S) of both colours.
+    #[inline(always)]
+    pub fn golds(&self) -> Bitboard {
+        self.golds
+    }
+
+    /// `c`'s hand.
+    #[inline(always)]
+    pub fn hand(&self, c: Color) -> Hand {
+        self.hands[c.index()]
+    }
+
+    /// The side to move.
+    #[inline(always)]
+    pub fn side_to_move(&self) -> Color {
+        self.side
+    }
+
+    /// `c`'s king square, if `c` has a king.
+    #[inline(always)]
+    pub fn king_square(&self, c: Color) -> Option<Square> {
+        Square::try_new(self.king_sq[c.index()])
+    }
+
+    /// The current state (keys, checkers, pins).
+    #[inline(always)]
+    pub fn state(&self) -> &StateInfo {
+        // The stack always holds the root state.
+        &self.states[self.states.len() - 1]
+    }
+
+    /// The states from the root to now (index 0 = root).
+    #[inline(always)]
+    pub fn states(&self) -> &[StateInfo] {
+        &self.states
+    }
+
+    /// Enemy pieces giving check to the side to move.
+    #[inline(always)]
+    pub fn checkers(&self) -> Bitboard {
+        self.state().checkers
+    }
+
+    /// Whether the side to move is in check.
+    #[inline(always)]
+    pub fn in_check(&self) -> bool {
+        self.state().checkers.is_nonempty()
+    }
+
+    /// `c`'s pieces pinned to `c`'s king.
+    #[inline(always)]
+    pub fn pinned(&self, c: Color) -> Bitboard {
+        self.state().blockers[c.index()] & self.by_color[c.index()]
+    }
+
+    /// The full Zobrist key (board, side and hands).
+    #[inline(always)]
+    pub fn key(&self) -> u64 {
+        self.state().key()
+    }
+
+    /// The board-and-side key without hands.
+    #[inline(always)]
+    pub fn board_key(&self) -> u64 {
+        self.state().board_key
+    }
+
+    /// The hand key.
+    #[inline(always)]
+    pub fn hand_key(&self) -> u64 {
+        self.state().hand_key
+    }
+
+    /// The SFEN move number of the current position (1 at the start of a game).
+    #[inline(always)]
+    pub fn game_ply(&self) -> u32 {
+        self.start_ply + (self.states.len() as u32 - 1)
+    }
+
+    /// Number of moves made since the position was set up.
+    #[inline(always)]
+    pub fn moves_since_setup(&self) -> usize {
+        self.states.len() - 1
+    }
+
+    /// The move that led to the current position (NONE at the root).
+    #[inline(always)]
+    pub fn last_move(&self) -> Move {
+        self.state().last_move
+    }
+
+    /// The pieces of colour `c` attacking `sq`, given occupancy `occ`.
+    #[inline]
+    pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let them = !c;
+        let bt = &self.by_type;
+        let attackers = (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
+            | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
+            | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
+            | (gold_attacks(them, sq) & self.golds)
+            | (king_attacks(sq)
+                & (bt[PieceType::KING.index()]
+                    | bt[PieceType::HORSE.index()]
+                    | bt[PieceType::DRAGON.index()]))
+            | (lance_attacks(them, sq, occ) & bt[PieceType::LANCE.index()])
+            | (bishop_attacks(sq, occ)
+                & (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]))
+            | (rook_attacks(sq, occ)
+                & (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()]));
+        attackers & self.by_color[c.index()]
+    }
+
+    /// Whether any piece of colour `c` attacks `sq` given occupancy `occ`.
+    #[inline]
+    pub fn is_attacked_by(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
+        self.attackers_to(c, sq, occ).is_nonempty()
+    }
+
+    /// `c`'s sliders (lance, bishop, rook, horse, dragon) that attack `sq` given `occ`.
+    #[inline]
+    pub fn slider_attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+        let bt = &self.by_type;
+        ((lance_attacks(!c, sq, occ) & bt[PieceType::LANCE.index()])
+            | (bishop_attacks(sq, occ)
+                & (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]))
+            | (rook_attacks(sq, occ)
+                & (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()])))
+            & self.by_color[c.index()]
+    }
+
+    /// Number of pieces of colour `c` (king included) attacking `sq`.
+    #[inline]
+    pub fn attack_count(&self, c: Color, sq: Square) -> u32 {
+        self.attackers_to(c, sq, self.occupied()).count()
+    }
+
+    // ----- making moves -----
+
+    #[inline(always)]
+    fn put_piece(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = pc;
+        let b = Bitboard::from_square(sq);
+        self.by_type[pc.piece_type().index()] |= b;
+        self.by_color[pc.color().index()] |= b;
+        if pc.piece_type().is_gold_like() {
+            self.golds |= b;
+        }
+    }
+
+    #[inline(always)]
+    fn remove_piece(&mut self, pc: Piece, sq: Square) {
+        self.board[sq.index()] = Piece::EMPTY;
+        let b = Bitboard::from_square(sq);
+        self.by_type[pc.piece_type().index()] ^= b;
+        self.by_color[pc.color().index()] ^= b;
+        if pc.piece_type().is_gold_like() {
+            self.golds ^= b;
+        }
+    }
+
+    /// Places a piece during setup (keys are computed afterwards by `finish_setup`).
+    pub(crate) fn setup_put(&mut self, pc: Piece, sq: Square) {
+        self.put_piece(pc, sq);
+        if pc.piece_type() == PieceType::KING {
+            self.king_sq[pc.color().index()] = sq.raw();
+        }
+    }
+
+    /// Computes keys, checkers and pins of the root from scratch.
+    pub(crate) fn finish_setup(&mut self) {
+        let (bk, hk) = self.compute_keys();
+        let side = self.side;
+        let mut st = self.states[0];
+        st.board_key = bk;
+        st.hand_key = hk;
+        st.hand_of_side_to_move = self.hands[side.index()];
+        self.states.clear();
+        self.states.push(st);
+        let (checkers, blockers) = self.compute_check_info();
+        let st = &mut self.states[0];
+        st.checkers = checkers;
+        st.blockers = blockers;
+    }
+
+    /// Board and hand keys computed from scratch (for setup and for tests of the incremental keys).
+    pub fn compute_keys(&self) -> (u64, u64) {
+        let mut bk = 0u64;
+        for sq in Square::all() {
+            let pc = self.board[sq.index()];
+            if !pc.is_empty() {
+                bk ^= zobrist::psq(pc, sq);
+            }
+        }
+        if self.side == Color::White {
+            bk ^= zobrist::side();
+        }
+        let mut hk = 0u64;
+        for c in Color::ALL {
+            for pt in PieceType::HAND_TYPES {
+                hk = hk.wrapping_add(
+                    zobrist::hand(c, pt).wrapping_mul(self.hands[c.index()].count(pt) as u64),
+                );
+            }
+        }
+        (bk, hk)
+    }
+
+    fn blockers_for_king(&self, kc: Color) -> Bitboard {
+        let Some(ksq) = self.king_square(kc) else {
+            return Bitboard::EMPTY;
+        };
+        let bt = &self.by_type;
+        let snipers = ((pseudo_attacks(kc, PieceType::LANCE, ksq) & bt[PieceType::LANCE.index()])
+            | (pseudo_attacks(kc, PieceType::BISHOP, ksq)
+                & (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]))
+            | (pseudo_attacks(kc, PieceType::ROOK, ksq)
+                & (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()])))
+            & self.by_color[(!kc).index()];
+        let occ = self.occupied();
+        let mut blockers = Bitboard::EMPTY;
+        for s in snipers {
+            let b = between(ksq, s) & occ;
+            if b.is_nonempty() && !b.has_more_than_one() {
+                blockers |= b;
+            }
+        }
+        blockers
+    }
+
+    fn compute_check_info(&self) -> (Bitboard, [Bitboard; 2]) {
+        let us = self.side;
+        let checkers = match self.king_square(us) {
+            Some(k) => self.attackers_to(!us, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
+        (
+            checkers,
+            [
+                self.blockers_for_king(Color::Black),
+                self.blockers_for_king(Color::White),
+            ],
+        )
+    }
+
+    /// Plays `m`, which must be legal in this position (generated here, or checked by
+    /// [`Position::is_legal`]). The piece fields of `m` are not trusted: the board is read.
+    pub fn do_move(&mut self, m: Move) {
+        let us = self.side;
+        let them = !us;
+        let prev = *self.state();
+        let mut board_key = prev.board_key ^ zobrist::side();
+        let mut hand_key = prev.hand_key;
+        let to = m.to();
+        let mut captured = Piece::EMPTY;
+        if m.is_drop() {
+            let pt = m.dropped_type();
+            let pc = Piece::new(us, pt);
+            self.hands[us.index()].sub(pt);
+            hand_key = hand_key.wrapping_sub(zobrist::hand(us, pt));
+            self.put_piece(pc, to);
+            board_key ^= zobrist::psq(pc, to);
+        } else {
+            let from = m.from();
+            let pc = self.board[from.index()];
+            captured = self.board[to.index()];
+            if !captured.is_empty() {
+                self.remove_piece(captured, to);
+                board_key ^= zobrist::psq(captured, to);
+                let raw = captured.piece_type().unpromoted();
+                self.hands[us.index()].add(raw);
+                hand_key = hand_key.wrapping_add(zobrist::hand(us, raw));
+            }
+            self.remove_piece(pc, from);
+            board_key ^= zobrist::psq(pc, from);
+            let moved = if m.is_promotion() { pc.promoted() } else { pc };
+            self.put_piece(moved, to);
+            board_key ^= zobrist::psq(moved, to);
+            if pc.piece_type() == PieceType::KING {
+                self.king_sq[us.index()] = to.raw();
+            }
+        }
+        self.side = them;
+        let checkers = match self.king_square(them) {
+            Some(k) => self.attackers_to(us, k, self.occupied()),
+            None => Bitboard::EMPTY,
+        };
+        let mut continuous_check = prev.continuous_check;
+        continuous_check[us.index()] = if checkers.is_nonempty() {
+            prev.continuous_check[us.index()] + 2
+        } else {
+            0
+        };
+        let blockers = [
+            self.blockers_for_king(Color::Black),
+            self.blockers_for_king(Color::White),
+        ];
+        self.states.push(StateInfo {
+            board_key,
+            hand_key,
+            hand_of_side_to_move: self.hands[them.index()],
+            checkers,
+            blockers,
+            captured,
+            continuous_check,
+            plies_from_null: prev.plies_from_null.saturating_add(1),
+            last_move: m,
+        });
+    }
+
+    /// Takes back `m`, which must be the last move played.
+    pub fn undo_move(&mut self, m: Move) {
+        let Some(st) = self.states.pop() else { return };
+        debug_assert!(st.last_move.same(m));
+        self.side = !self.side;
+        let us = self.side;
+        let to = m.to();
+        if m.is_drop() {
+            let pt = m.dropped_type();
+            self.remove_piece(Piece::new(us, pt), to);
+            self.hands[us.index()].add(pt);
+        } else {
+            let from = m.from();
+            let moved = self.board[to.index()];
+            self.remove_piece(moved, to);
+            let pc = if m.is_promotion() {
+                Piece::new(us, moved.piece_type().unpromoted())
+            } else {
+                moved
+            };
+            self.put_piece(pc, from);
+            if pc.piece_type() == PieceType::KING {
+                self.king_sq[us.index()] = from.raw();
+            }
+            if !st.captured.is_empty() {
+                self.put_piece(st.captured, to);
+                self.hands[us.index()].sub(st.captured.piece_type().unpromoted());
+            }
+        }
+    }
+
+    /// Passes the turn (for null-move pruning). Must not be called when in check.
+    pub fn do_null_move(&mut self) {
+        let prev = *self.state();
+        self.side = !self.side;
+        let side = self.side;
+        let mut st = prev;
+        st.board_key ^= zobrist::side();
+        st.hand_of_side_to_move = self.hands[side.index()];
+        st.checkers = Bitboard::EMPTY;
+        st.captured = Piece::EMPTY;
+        st.plies_from_null = 0;
+        st.last_move = Move::NULL;
+        self.states.push(st);
+    }
+
+    /// Takes back a null move.
+    pub fn undo_null_move(&mut self) {
+        self.states.pop();
+        self.side = !self.side;
+    }
+
+    /// Whether `m` (assumed legal here) gives check.
+    pub fn gives_check(&self, m: Move) -> bool {
+        let us = self.side;
+        let Some(ksq) = self.king_square(!us) else {
+            return false;
+        };
+        let to = m.to();
+        if m.is_drop() {
+            return attacks(us, m.dropped_type(), to, self.occupied()).contains(ksq);
+        }
+        let from = m.from();
+        let pc = self.board[from.index()];
+        let pt = if m.is_promotion() {
+            pc.piece_type().promoted()
+        } else {
+            pc.piece_type()
+        };
+        let occ = (self.occupied() ^ Bitboard::from_square(from)) | Bitboard::from_square(to);
+        if attacks(us, pt, to, occ).contains(ksq) {
+            return true;
+        }
+        // Discovered check: `from` shielded the enemy king from one of our sliders.
+        self.state().blockers[(!us).index()].contains(from) && !line_through(ksq, from).contains(to)
+    }
+
+    /// The piece types of `c` on the board plus in hand, counted per unpromoted type (for checks).
+    pub(crate) fn material_counts(&self) -> [u32; 9] {
+        let mut n = [0u32; 9];
+        for sq in Square::all() {
+            let pc = self.board[sq.index()];
+            if !pc.is_empty() {
+                n[pc.piece_type().unpromoted().index()] += 1;
+            }
+        }
+        for c in Color::ALL {
+            for pt in PieceType::HAND_TYPES {
+                n[pt.index()] += self.hands[c.index()].count(pt);
+            }
+        }
+        n
+    }
+}
+
+impl PartialEq for Position {
+    /// Same board, hands and side to move (history is ignored).
+    fn eq(&self, other: &Position) -> bool {
+        self.board == other.board && self.hands == other.hands && self.side == other.side
+    }
+}
+
+impl std::fmt::Debug for Position {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "Position({})", self.to_sfen())
+    }
+}
