@@ -20,6 +20,7 @@ mod movegen;
 mod moves;
 mod perft;
 mod piece;
+pub mod player;
 mod position;
 mod rules;
 pub mod sfen;

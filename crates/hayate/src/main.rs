@@ -18,6 +18,18 @@ enum Command {
     Perft(cmd::perft::Args),
     /// Speak USI on stdin/stdout (the default with no subcommand).
     Usi,
+    /// Search a fixed set of positions to a fixed depth; last line `nodes N nps X`.
+    Bench(cmd::bench::Args),
+    /// Static evaluation of SFEN lines (file or stdin), one integer per line.
+    Eval(cmd::eval::Args),
+    /// Solve a mate problem: prints `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
+    Mate(cmd::mate::Args),
+    /// Training-data tools: statistics and features.
+    Dataset(cmd::dataset::Args),
+    /// Convert game records and training data between formats.
+    Convert(cmd::convert::Args),
+    /// Play on a CSA protocol server (floodgate, championships).
+    Csa(cmd::csa::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -25,5 +37,11 @@ fn main() -> anyhow::Result<()> {
     match cli.command {
         None | Some(Command::Usi) => cmd::usi::run(),
         Some(Command::Perft(a)) => cmd::perft::run(a),
+        Some(Command::Bench(a)) => cmd::bench::run(a),
+        Some(Command::Eval(a)) => cmd::eval::run(a),
+        Some(Command::Mate(a)) => cmd::mate::run(a),
+        Some(Command::Dataset(a)) => cmd::dataset::run(a),
+        Some(Command::Convert(a)) => cmd::convert::run(a),
+        Some(Command::Csa(a)) => cmd::csa::run(a),
     }
 }

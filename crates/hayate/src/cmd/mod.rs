@@ -1,4 +1,10 @@
 //! One module per subcommand.
 
+pub mod bench;
+pub mod convert;
+pub mod csa;
+pub mod dataset;
+pub mod eval;
+pub mod mate;
 pub mod perft;
 pub mod usi;

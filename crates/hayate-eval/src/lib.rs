@@ -1,0 +1,42 @@
+//! Evaluations of a [`Position`], behind one trait so the αβ search is monomorphised over them.
+//!
+//! Incremental state (material sums, effect counts, NNUE accumulators) lives in a per-thread
+//! stack owned by the searcher, one frame per ply, never in globals.
+#![deny(missing_docs)]
+
+pub mod material;
+
+pub use material::Material;
+
+use hayate_core::{Move, Position};
+
+/// A static evaluation with optional incremental state.
+///
+/// The searcher calls [`Evaluator::reset`] at the root, [`Evaluator::push`] right after each
+/// `do_move` (with the position after the move), [`Evaluator::pop`] after each `undo_move`, and
+/// [`Evaluator::evaluate`] whenever it needs a score.
+pub trait Evaluator: Send + Sync + 'static {
+    /// Per-thread incremental state.
+    type Stack: Send;
+    /// A short name (`material`, `kkpee9`, `nnue`).
+    fn name(&self) -> &'static str;
+    /// A fresh stack.
+    fn new_stack(&self) -> Self::Stack;
+    /// Drops all frames and builds the root frame for `pos`.
+    fn reset(&self, stack: &mut Self::Stack, pos: &Position);
+    /// `pos` has just played `m` (it is the position after the move).
+    fn push(&self, stack: &mut Self::Stack, pos: &Position, m: Move);
+    /// A null move was played (`pos` is the position after it).
+    fn push_null(&self, stack: &mut Self::Stack, pos: &Position);
+    /// The last pushed move was taken back.
+    fn pop(&self, stack: &mut Self::Stack);
+    /// The evaluation of `pos` (the position of the top frame) from the side to move's view.
+    fn evaluate(&self, stack: &mut Self::Stack, pos: &Position) -> i32;
+
+    /// One-off evaluation without a search (builds a stack each call: for tools and tests).
+    fn evaluate_once(&self, pos: &Position) -> i32 {
+        let mut s = self.new_stack();
+        self.reset(&mut s, pos);
+        self.evaluate(&mut s, pos)
+    }
+}

@@ -1,0 +1,14 @@
+//! `hayate bench` (not built yet).
+
+/// Arguments of `hayate bench`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Anything; the command is not built yet.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    rest: Vec<String>,
+}
+
+/// Runs the command.
+pub fn run(_a: Args) -> anyhow::Result<()> {
+    anyhow::bail!("hayate bench is not built yet")
+}

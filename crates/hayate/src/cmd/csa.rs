@@ -1,0 +1,14 @@
+//! `hayate csa` (not built yet).
+
+/// Arguments of `hayate csa`.
+#[derive(clap::Args)]
+pub struct Args {
+    /// Anything; the command is not built yet.
+    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
+    rest: Vec<String>,
+}
+
+/// Runs the command.
+pub fn run(_a: Args) -> anyhow::Result<()> {
+    anyhow::bail!("hayate csa is not built yet")
+}
