@@ -1,0 +1,152 @@
+//! Random-play properties: undo restores the exact position and keys, incremental keys equal
+//! keys recomputed from scratch, SFEN round-trips, `gives_check` agrees with the position after
+//! the move, and no text input — however malformed — makes a parser panic.
+
+use hayate_core::{Position, Stage};
+use proptest::prelude::*;
+
+fn next(seed: &mut u64) -> u64 {
+    *seed ^= *seed << 13;
+    *seed ^= *seed >> 7;
+    *seed ^= *seed << 17;
+    *seed
+}
+
+fn random_walk(seed: u64, plies: usize) {
+    let mut seed = seed | 1;
+    let mut pos = Position::startpos();
+    let root = pos.clone();
+    let root_key = pos.key();
+    let mut played = Vec::new();
+    for _ in 0..plies {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(next(&mut seed) % moves.len() as u64) as usize];
+        let check = pos.gives_check(m);
+        pos.do_move(m);
+        assert_eq!(pos.in_check(), check, "gives_check({m}) disagrees");
+        played.push(m);
+        let (bk, hk) = pos.compute_keys();
+        assert_eq!(
+            (pos.board_key(), pos.hand_key()),
+            (bk, hk),
+            "incremental keys drifted"
+        );
+        let sfen = pos.to_sfen();
+        let back = Position::from_sfen(&sfen).expect("own SFEN parses");
+        assert_eq!(back, pos);
+        assert_eq!(back.key(), pos.key());
+        assert_eq!(back.to_sfen(), sfen);
+        // Stage generators partition the legal moves.
+        if !pos.in_check() {
+            let mut noisy = hayate_core::MoveList::new();
+            let mut quiet = hayate_core::MoveList::new();
+            pos.generate(Stage::CapturesAndPromotions, &mut noisy);
+            pos.generate(Stage::Quiets, &mut quiet);
+            assert_eq!(noisy.len() + quiet.len(), pos.legal_moves().len());
+        }
+    }
+    while let Some(m) = played.pop() {
+        pos.undo_move(m);
+    }
+    assert_eq!(pos, root);
+    assert_eq!(pos.key(), root_key);
+    assert_eq!(pos.to_sfen(), root.to_sfen());
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64))]
+
+    #[test]
+    fn random_games_keep_keys_and_undo_exact(seed in any::<u64>()) {
+        random_walk(seed, 300);
+    }
+
+    #[test]
+    fn sfen_parser_never_panics(s in "\\PC{0,120}") {
+        let _ = Position::from_sfen(&s);
+    }
+
+    #[test]
+    fn sfen_parser_never_panics_on_sfen_like_text(s in "[1-9lnsgkrbpLNSGKRBP+/]{0,90} [bwx] [-0-9lnsgkrbpLNSGKRBP]{0,12}( [0-9]{1,3})?") {
+        let _ = Position::from_sfen(&s);
+    }
+
+    #[test]
+    fn position_command_never_panics(s in "(startpos|sfen [^ ]{0,40} [bw] [-0-9A-Za-z]{0,6}) moves( [1-9][a-i][1-9][a-i]\\+?| [PLNSGBR]\\*[1-9][a-i]| [a-z0-9*+]{0,6}){0,12}") {
+        let _ = Position::from_usi_position(&s);
+    }
+}
+
+#[test]
+fn long_random_games_stay_consistent() {
+    for seed in 1..20 {
+        random_walk(seed * 0x9e37_79b9, 600);
+    }
+}
+
+#[test]
+fn sfen_accepts_any_hand_order_and_writes_the_conventional_one() {
+    let a = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 2pPGrb3N 1").unwrap();
+    assert_eq!(a.to_sfen(), "4k4/9/9/9/9/9/9/9/4K4 b G3NPrb2p 1");
+    let b = Position::from_sfen("4k4/9/9/9/9/9/9/9/4K4 b 10p 1").unwrap();
+    assert_eq!(
+        b.hand(hayate_core::Color::White)
+            .count(hayate_core::PieceType::PAWN),
+        10
+    );
+}
+
+#[test]
+fn sfen_errors_name_the_fault() {
+    use hayate_core::SfenError::*;
+    let e = |s: &str| Position::from_sfen(s).unwrap_err();
+    assert_eq!(e("4k4/9/9/9/9/9/9/9 b - 1"), WrongRankCount(8));
+    assert!(matches!(
+        e("4k5/9/9/9/9/9/9/9/4K4 b - 1"),
+        WrongRankLength { rank: 1, .. }
+    ));
+    assert_eq!(e("4k4/9/9/9/9/9/9/9/4K4 x - 1"), BadSide("x".into()));
+    assert_eq!(e("4k4/9/9/9/9/9/9/9/4K4 b 19P 1"), BadHand("19P".into()));
+    assert_eq!(e("4k4/9/9/9/9/9/9/9/4K4 b - 0"), BadMoveNumber("0".into()));
+    assert!(matches!(e("P3k4/9/9/9/9/9/9/9/4K4 b - 1"), DeadPiece(_)));
+    assert_eq!(e("4k4/9/9/4P4/9/4P4/9/9/4K4 b - 1"), Nifu(5));
+    assert_eq!(e("4k4/9/9/9/9/9/9/9/4K4 b 3B 1"), TooManyPieces('B'));
+    assert_eq!(e("4k4/4R4/9/9/9/9/9/9/4K4 b - 1"), OpponentInCheck);
+    assert_eq!(e("4k4/9/9/9/9/9/9/9/4K4 b"), MissingField("hand"));
+    assert!(matches!(e("4k4/9/9/9/9/9/9/9/4+K4 b - 1"), BadPromotion(_)));
+}
+
+#[test]
+fn usi_move_text() {
+    let pos = Position::startpos();
+    assert_eq!(pos.parse_usi_move("7g7f").unwrap().to_usi(), "7g7f");
+    assert!(matches!(
+        pos.parse_usi_move("7g7e"),
+        Err(hayate_core::MoveTextError::Illegal(_))
+    ));
+    assert!(matches!(
+        pos.parse_usi_move("7g7"),
+        Err(hayate_core::MoveTextError::Syntax(_))
+    ));
+    assert!(matches!(
+        pos.parse_usi_move("p*5e"),
+        Err(hayate_core::MoveTextError::Syntax(_))
+    ));
+    let pos = Position::from_usi_position("startpos moves 7g7f 3c3d 8h2b+").unwrap();
+    assert_eq!(
+        pos.to_sfen(),
+        "lnsgkgsnl/1r5+B1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w B 4"
+    );
+    let err = Position::from_usi_position("startpos moves 7g7f 7g7f").unwrap_err();
+    assert!(matches!(
+        err,
+        hayate_core::PositionCommandError::Move { index: 1, .. }
+    ));
+    let p = Position::from_usi_position(
+        "sfen lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - moves 7g7f",
+    );
+    assert!(p.is_ok());
+}
