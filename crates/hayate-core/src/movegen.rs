@@ -24,6 +24,10 @@ fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
     }
 }
 
+const ALL: u8 = 0;
+const NOISY: u8 = 1;
+const QUIET: u8 = 2;
+
 /// Which moves a generator call produces.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
 pub enum Stage {
@@ -62,17 +66,25 @@ impl Position {
                     self.generate_evasions(list)
                 }
             }
-            Stage::CapturesAndPromotions | Stage::Quiets | Stage::Checks => {
+            Stage::CapturesAndPromotions => {
+                if !self.in_check() {
+                    let them = self.by_color[(!self.side).index()];
+                    self.generate_piece_moves_mode::<NOISY>(list, them | !self.occupied());
+                    self.generate_king_moves_to(list, them);
+                }
+            }
+            Stage::Quiets => {
+                if !self.in_check() {
+                    self.generate_piece_moves_mode::<QUIET>(list, !self.occupied());
+                    self.generate_king_moves_to(list, !self.occupied());
+                    self.generate_drops(list, !self.occupied());
+                }
+            }
+            Stage::Checks => {
                 let mut all = MoveList::new();
                 self.generate_legal(&mut all);
                 for &m in all.iter() {
-                    let noisy = m.is_capture() || m.is_promotion();
-                    let keep = match stage {
-                        Stage::CapturesAndPromotions => noisy,
-                        Stage::Quiets => !noisy,
-                        _ => self.gives_check(m),
-                    };
-                    if keep {
+                    if self.gives_check(m) {
                         list.push(m);
                     }
                 }
@@ -109,6 +121,48 @@ impl Position {
     /// Whether the side to move is checkmated.
     pub fn is_checkmate(&self) -> bool {
         self.in_check() && self.has_no_legal_move()
+    }
+
+    /// Pushes the moves of `pc` from `from` to each of `tos`. MODE selects which variants:
+    /// ALL every legal variant; NOISY captures (every variant) and the promoting variant of
+    /// non-captures; QUIET the non-promoting variant of non-captures.
+    #[inline(always)]
+    fn push_board_moves_mode<const MODE: u8>(
+        &self,
+        list: &mut MoveList,
+        from: Square,
+        pc: Piece,
+        mut tos: Bitboard,
+    ) {
+        let us = self.side;
+        let pt = pc.piece_type();
+        let enemies = self.by_color[(!us).index()];
+        if !pt.can_promote() {
+            if MODE == NOISY {
+                tos &= enemies;
+            }
+            for to in tos {
+                list.push(Move::new_board(from, to, false, pc, self.board[to.index()]));
+            }
+            return;
+        }
+        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+        let zone = ZONE[us.index()];
+        let promotable = if zone.contains(from) { tos } else { tos & zone };
+        let dead = dead_ranks(us, pt);
+        if MODE == NOISY {
+            tos &= enemies | promotable;
+        }
+        while let Some(to) = tos.pop() {
+            let cap = self.board[to.index()];
+            let capture = !cap.is_empty();
+            if promotable.contains(to) && MODE != QUIET {
+                list.push(Move::new_board(from, to, true, pc, cap));
+            }
+            if !dead.contains(to) && (MODE == ALL || (MODE == NOISY) == capture) {
+                list.push(Move::new_board(from, to, false, pc, cap));
+            }
+        }
     }
 
     #[inline(always)]
@@ -154,16 +208,37 @@ impl Position {
     }
 
     fn generate_king_moves(&self, list: &mut MoveList) {
+        self.generate_king_moves_to(list, !self.by_color[self.side.index()]);
+    }
+
+    fn generate_king_moves_to(&self, list: &mut MoveList, target: Bitboard) {
         let us = self.side;
         let Some(ksq) = self.king_square(us) else {
             return;
         };
         let occ = self.occupied() ^ Bitboard::from_square(ksq);
         let pc = Piece::new(us, PieceType::KING);
-        for to in king_attacks(ksq) & !self.by_color[us.index()] {
+        for to in king_attacks(ksq) & target {
             if !self.is_attacked_by(!us, to, occ) {
                 list.push(Move::new_board(ksq, to, false, pc, self.board[to.index()]));
             }
+        }
+    }
+
+    /// Piece moves (king excluded) to `target` with the variants of MODE (see `push_board_moves_mode`).
+    fn generate_piece_moves_mode<const MODE: u8>(&self, list: &mut MoveList, target: Bitboard) {
+        let us = self.side;
+        let occ = self.occupied();
+        let pinned = self.pinned(us);
+        let ksq = self.king_square(us);
+        let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
+        while let Some(from) = pieces.pop() {
+            let pc = self.board[from.index()];
+            let mut tos = attacks(us, pc.piece_type(), from, occ) & target;
+            if let (true, Some(k)) = (pinned.contains(from), ksq) {
+                tos &= line_through(k, from);
+            }
+            self.push_board_moves_mode::<MODE>(list, from, pc, tos);
         }
     }
 

@@ -45,7 +45,12 @@ fn random_walk(seed: u64, plies: usize) {
             let mut quiet = hayate_core::MoveList::new();
             pos.generate(Stage::CapturesAndPromotions, &mut noisy);
             pos.generate(Stage::Quiets, &mut quiet);
-            assert_eq!(noisy.len() + quiet.len(), pos.legal_moves().len());
+            let mut staged: Vec<u32> = noisy.iter().chain(quiet.iter()).map(|m| m.raw()).collect();
+            let mut all: Vec<u32> = pos.legal_moves().iter().map(|m| m.raw()).collect();
+            staged.sort_unstable();
+            all.sort_unstable();
+            assert_eq!(staged, all, "stages must partition the legal moves");
+            assert!(noisy.iter().all(|m| m.is_capture() || m.is_promotion()));
         }
     }
     while let Some(m) = played.pop() {
