@@ -4,8 +4,12 @@
 //! stack owned by the searcher, one frame per ply, never in globals.
 #![deny(missing_docs)]
 
+pub mod effect;
+pub mod kkpee9;
+mod kkpee9_table;
 pub mod material;
 
+pub use kkpee9::{EffectUpdate, Kkpee9, Kkpee9Stack};
 pub use material::Material;
 
 use hayate_core::{Move, Position};

@@ -1,0 +1,252 @@
+//! KKPEE9: material plus, for every square, a lookup by both king squares, the square, both
+//! colours' effect counts on it (capped at 2) and the piece on it (YaneuraOu's "make an
+//! evaluation function" part 7). It needs no file, which makes it the default evaluation.
+
+use crate::Evaluator;
+use crate::effect::CappedEffects;
+use crate::kkpee9_table::{self, KING_PAIR_BLOCK, ROW};
+use crate::material::{material_black, material_delta};
+use hayate_core::{Color, Move, PieceType, Position, Square};
+use std::sync::Arc;
+
+/// When the effect counts (and the table sum) are brought up to date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum EffectUpdate {
+    /// `push` only updates material; `evaluate` computes the effects and sums all 81 squares.
+    AtEvaluation,
+    /// `push` computes the effects and updates the table sum for the squares whose effect or
+    /// piece changed (all 81 only when a king moved); `evaluate` is a lookup.
+    Incremental,
+}
+
+/// The KKPEE9 evaluation. Cloning is cheap: the ≈306 MB table is shared behind an [`Arc`].
+#[derive(Clone)]
+pub struct Kkpee9 {
+    table: Arc<[i16]>,
+    update: EffectUpdate,
+}
+
+impl std::fmt::Debug for Kkpee9 {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Kkpee9")
+            .field("entries", &self.table.len())
+            .field("update", &self.update)
+            .finish()
+    }
+}
+
+/// One ply of KKPEE9 state.
+#[derive(Clone, Copy, Debug, Default)]
+struct Frame {
+    /// Material from Black's view.
+    material: i32,
+    /// The table sum from Black's view (kept only with [`EffectUpdate::Incremental`]).
+    table_sum: i32,
+    /// Capped effects of the position (kept only with [`EffectUpdate::Incremental`]).
+    effects: CappedEffects,
+}
+
+/// Per-thread KKPEE9 state: one frame per ply, allocated up front.
+#[derive(Debug)]
+pub struct Kkpee9Stack {
+    frames: Vec<Frame>,
+}
+
+impl Default for Kkpee9 {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Kkpee9 {
+    /// Builds the table on every available core (a fraction of a second on two cores) with the
+    /// faster update policy, [`EffectUpdate::Incremental`]. Call it once (at `isready`) and
+    /// clone the result for each search thread.
+    pub fn new() -> Kkpee9 {
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+        Kkpee9::with_threads(threads, EffectUpdate::Incremental)
+    }
+
+    /// Builds the table on `threads` threads with the given update policy.
+    pub fn with_threads(threads: usize, update: EffectUpdate) -> Kkpee9 {
+        Kkpee9 {
+            table: Arc::from(kkpee9_table::build(threads)),
+            update,
+        }
+    }
+
+    /// The same table with another update policy (shares the table).
+    pub fn with_update(&self, update: EffectUpdate) -> Kkpee9 {
+        Kkpee9 {
+            table: Arc::clone(&self.table),
+            update,
+        }
+    }
+
+    /// The update policy.
+    pub fn update(&self) -> EffectUpdate {
+        self.update
+    }
+
+    /// The raw entry `KKPEE[kb][kw][sq][m1][m2][pc]`.
+    ///
+    /// # Panics
+    /// If an index is out of range (`kb`, `kw`, `sq` < 81, `m1`, `m2` < 3, `pc` < 32).
+    pub fn entry(&self, kb: usize, kw: usize, sq: usize, m1: usize, m2: usize, pc: usize) -> i16 {
+        assert!(kb < 81 && kw < 81 && sq < 81 && m1 < 3 && m2 < 3 && pc < 32);
+        self.table[(kb * 81 + kw) * KING_PAIR_BLOCK + sq * ROW + m1 * 96 + m2 * 32 + pc]
+    }
+
+    /// The block of both kings' squares, or `None` when a king is missing (mate problems):
+    /// the table term is then 0.
+    #[inline(always)]
+    fn king_block(&self, pos: &Position) -> Option<&[i16]> {
+        let kb = pos.king_square(Color::Black)?.index();
+        let kw = pos.king_square(Color::White)?.index();
+        let start = (kb * Square::NUM + kw) * KING_PAIR_BLOCK;
+        self.table.get(start..start + KING_PAIR_BLOCK)
+    }
+
+    /// The entry of square `sq` in a king block, given effects and the piece code.
+    #[inline(always)]
+    fn lookup(block: &[i16], e: &CappedEffects, sq: usize, pc: usize) -> i32 {
+        let m1 = e.count(Color::Black, sq);
+        let m2 = e.count(Color::White, sq);
+        block[sq * ROW + m1 * 96 + m2 * 32 + pc] as i32
+    }
+
+    /// Σ over all squares of the table entries (Black's view).
+    #[inline]
+    fn full_sum(&self, pos: &Position, e: &CappedEffects) -> i32 {
+        let Some(block) = self.king_block(pos) else {
+            return 0;
+        };
+        let board = pos.board();
+        let mut s = 0;
+        for (sq, pc) in board.iter().enumerate() {
+            s += Self::lookup(block, e, sq, pc.index());
+        }
+        s
+    }
+
+    /// The evaluation of `pos` from Black's view, computed from scratch.
+    pub fn evaluate_black(&self, pos: &Position) -> i32 {
+        material_black(pos) + self.full_sum(pos, &CappedEffects::compute(pos))
+    }
+
+    fn root_frame(&self, pos: &Position) -> Frame {
+        let effects = CappedEffects::compute(pos);
+        Frame {
+            material: material_black(pos),
+            table_sum: self.full_sum(pos, &effects),
+            effects,
+        }
+    }
+
+    /// The incremental table sum after `m`, from the parent frame's sum and effects.
+    #[inline]
+    fn updated_sum(&self, parent: &Frame, effects: &CappedEffects, pos: &Position, m: Move) -> i32 {
+        if m.moved_piece().piece_type() == PieceType::KING {
+            return self.full_sum(pos, effects);
+        }
+        let Some(block) = self.king_block(pos) else {
+            return 0;
+        };
+        let to = m.to();
+        let mut changed = effects.changed(&parent.effects);
+        changed.set(to);
+        let from = if m.is_drop() {
+            None
+        } else {
+            changed.set(m.from());
+            Some(m.from())
+        };
+        let mut s = parent.table_sum;
+        for sq in changed.iter() {
+            let now = pos.piece_on(sq);
+            let before = if Some(sq) == from {
+                m.moved_piece()
+            } else if sq == to {
+                m.captured()
+            } else {
+                now
+            };
+            let i = sq.index();
+            s -= Self::lookup(block, &parent.effects, i, before.index());
+            s += Self::lookup(block, effects, i, now.index());
+        }
+        s
+    }
+}
+
+impl Evaluator for Kkpee9 {
+    type Stack = Kkpee9Stack;
+
+    fn name(&self) -> &'static str {
+        "kkpee9"
+    }
+
+    fn new_stack(&self) -> Kkpee9Stack {
+        Kkpee9Stack {
+            frames: Vec::with_capacity(256),
+        }
+    }
+
+    fn reset(&self, stack: &mut Kkpee9Stack, pos: &Position) {
+        stack.frames.clear();
+        stack.frames.push(self.root_frame(pos));
+    }
+
+    #[inline]
+    fn push(&self, stack: &mut Kkpee9Stack, pos: &Position, m: Move) {
+        let Some(parent) = stack.frames.last().copied() else {
+            stack.frames.push(self.root_frame(pos));
+            return;
+        };
+        let material = parent.material + material_delta(m);
+        let frame = match self.update {
+            EffectUpdate::AtEvaluation => Frame {
+                material,
+                ..Frame::default()
+            },
+            EffectUpdate::Incremental => {
+                let effects = CappedEffects::compute(pos);
+                Frame {
+                    material,
+                    table_sum: self.updated_sum(&parent, &effects, pos, m),
+                    effects,
+                }
+            }
+        };
+        stack.frames.push(frame);
+    }
+
+    fn push_null(&self, stack: &mut Kkpee9Stack, pos: &Position) {
+        let top = match stack.frames.last() {
+            Some(f) => *f,
+            None => self.root_frame(pos),
+        };
+        stack.frames.push(top);
+    }
+
+    #[inline]
+    fn pop(&self, stack: &mut Kkpee9Stack) {
+        stack.frames.pop();
+    }
+
+    #[inline]
+    fn evaluate(&self, stack: &mut Kkpee9Stack, pos: &Position) -> i32 {
+        let v = match (stack.frames.last(), self.update) {
+            (Some(f), EffectUpdate::Incremental) => f.material + f.table_sum,
+            (Some(f), EffectUpdate::AtEvaluation) => {
+                f.material + self.full_sum(pos, &CappedEffects::compute(pos))
+            }
+            (None, _) => self.evaluate_black(pos),
+        };
+        if pos.side_to_move() == Color::Black {
+            v
+        } else {
+            -v
+        }
+    }
+}

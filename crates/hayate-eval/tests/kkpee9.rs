@@ -1,0 +1,89 @@
+//! KKPEE9 against the reference column, and incremental == scratch along random games.
+
+mod common;
+
+use common::{Lcg, expected, positions};
+use hayate_core::{Color, Position};
+use hayate_eval::{EffectUpdate, Evaluator, Kkpee9};
+use std::sync::OnceLock;
+
+/// One table per test binary: it is ≈306 MB.
+fn kkpee9() -> &'static Kkpee9 {
+    static K: OnceLock<Kkpee9> = OnceLock::new();
+    K.get_or_init(Kkpee9::new)
+}
+
+#[test]
+fn kkpee9_matches_reference_column_for_all_200_positions() {
+    let sfens = positions();
+    let want = expected(1);
+    assert_eq!(sfens.len(), 200);
+    assert_eq!(want.len(), 200);
+    for update in [EffectUpdate::Incremental, EffectUpdate::AtEvaluation] {
+        let k = kkpee9().with_update(update);
+        let mut bad = Vec::new();
+        for (s, &e) in sfens.iter().zip(&want) {
+            let pos = Position::from_sfen(s).expect("valid sfen");
+            let got = k.evaluate_once(&pos);
+            if got != e {
+                bad.push(format!("{s}: got {got}, want {e}"));
+            }
+        }
+        assert!(
+            bad.is_empty(),
+            "{update:?}: {} wrong\n{}",
+            bad.len(),
+            bad.join("\n")
+        );
+    }
+}
+
+#[test]
+fn kkpee9_incremental_equals_scratch_along_random_games() {
+    let inc = kkpee9().with_update(EffectUpdate::Incremental);
+    let lazy = kkpee9().with_update(EffectUpdate::AtEvaluation);
+    let mut rng = Lcg(7);
+    for game in 0..20 {
+        let mut pos = Position::startpos();
+        let (mut si, mut sl) = (inc.new_stack(), lazy.new_stack());
+        inc.reset(&mut si, &pos);
+        lazy.reset(&mut sl, &pos);
+        let mut played = Vec::new();
+        for _ in 0..300 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos.do_move(m);
+            inc.push(&mut si, &pos, m);
+            lazy.push(&mut sl, &pos, m);
+            played.push(m);
+            let scratch = inc.evaluate_black(&pos);
+            let stm = if pos.side_to_move() == Color::Black {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(
+                inc.evaluate(&mut si, &pos) * stm,
+                scratch,
+                "game {game} {}",
+                pos.to_sfen()
+            );
+            assert_eq!(lazy.evaluate(&mut sl, &pos) * stm, scratch);
+        }
+        // Unwind half the game: the frames below must still be right.
+        for _ in 0..played.len() / 2 {
+            let m = played.pop().expect("non-empty");
+            pos.undo_move(m);
+            inc.pop(&mut si);
+            let stm = if pos.side_to_move() == Color::Black {
+                1
+            } else {
+                -1
+            };
+            assert_eq!(inc.evaluate(&mut si, &pos) * stm, inc.evaluate_black(&pos));
+        }
+    }
+}
