@@ -1,0 +1,1 @@
+//! Novice's 85 input channels (todo).

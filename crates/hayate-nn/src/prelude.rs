@@ -1,0 +1,1 @@
+//! prelude's 95 tokens (todo).
