@@ -182,10 +182,7 @@ impl DlshogiFeatures {
     pub fn write_input1(&self, out: &mut [f32]) {
         assert_eq!(out.len(), INPUT1_PLANES * 81, "input1 buffer length");
         for (plane, bb) in out.chunks_exact_mut(81).zip(self.input1.iter()) {
-            let bits = bb.0;
-            for (i, v) in plane.iter_mut().enumerate() {
-                *v = (bits >> i & 1) as f32;
-            }
+            expand_bitboard(*bb, plane);
         }
     }
 
@@ -208,6 +205,32 @@ impl DlshogiFeatures {
             out[i / 8] |= 1 << (i % 8);
         }
     }
+}
+
+/// Eight `f32` values (0 or 1) for each byte value, bit 0 first.
+static BYTE_TO_F32: [[f32; 8]; 256] = {
+    let mut t = [[0.0; 8]; 256];
+    let mut b = 0;
+    while b < 256 {
+        let mut i = 0;
+        while i < 8 {
+            t[b][i] = ((b >> i) & 1) as f32;
+            i += 1;
+        }
+        b += 1;
+    }
+    t
+};
+
+/// Writes the 81 bits of `bb` as 0.0/1.0 into `plane` (length 81), a byte at a time: a table
+/// lookup per byte is several times faster than shifting the `u128` per square.
+#[inline]
+pub(crate) fn expand_bitboard(bb: Bitboard, plane: &mut [f32]) {
+    let bytes = bb.0.to_le_bytes();
+    for (chunk, &byte) in plane.chunks_exact_mut(8).zip(bytes.iter()) {
+        chunk.copy_from_slice(&BYTE_TO_F32[byte as usize]);
+    }
+    plane[80] = (bytes[10] & 1) as f32;
 }
 
 /// The 31 entering-king planes of colour `c` (absolute), as bits 0..31.

@@ -44,6 +44,23 @@ fn check_file(name: &str, nyugyoku: bool) {
         assert_eq!(f1, indices(&r["f1"]), "input1 of record {i}: {sfen}");
         let f2: Vec<usize> = f.input2_set().collect();
         assert_eq!(f2, indices(&r["f2"]), "input2 of record {i}: {sfen}");
+        // The f32 expansion agrees with the index lists.
+        let mut a1 = vec![0.5f32; 62 * 81];
+        f.write_input1(&mut a1);
+        let nz1: Vec<usize> = (0..a1.len()).filter(|&j| a1[j] != 0.0).collect();
+        assert!(a1.iter().all(|&x| x == 0.0 || x == 1.0));
+        assert_eq!(nz1, f1);
+        let mut a2 = vec![0.5f32; f.input2_planes() * 81];
+        f.write_input2(&mut a2);
+        let nz2: Vec<usize> = (0..a2.len())
+            .filter(|&j| a2[j] != 0.0)
+            .map(|j| j / 81)
+            .collect();
+        let expanded: Vec<usize> = f2
+            .iter()
+            .flat_map(|&p| std::iter::repeat_n(p, 81))
+            .collect();
+        assert_eq!(nz2, expanded);
         let want = labels(&r["labels"]);
         let us = pos.side_to_move();
         let got: BTreeMap<String, u64> = pos
