@@ -1,2 +1,34 @@
-//! Hayate game records (CSA, KIF/KI2, JKF) and training data (hcp, hcpe, hcpe3, psv)
+//! Hayate's records: training data (hcp, hcpe, hcpe3, psv) and game records.
+//!
+//! Reading hcpe (dlshogi's 38-byte training record) into positions:
+//!
+//! ```no_run
+//! use hayate_records::{ErrorPolicy, Hcpe, HcpeReader};
+//! let file = std::io::BufReader::new(std::fs::File::open("train.hcpe")?);
+//! for rec in HcpeReader::new(file, ErrorPolicy::Stop) {
+//!     let rec: Hcpe = rec?; // errors carry the byte offset
+//!     let pos = rec.position()?;
+//!     let best = rec.best_move(&pos); // None if the move is not legal there
+//!     println!("{} {} {:?} {:?}", pos.to_sfen(), rec.eval, best, rec.game_result());
+//! }
+//! # Ok::<(), Box<dyn std::error::Error>>(())
+//! ```
 #![deny(missing_docs)]
+
+pub mod data;
+
+pub use data::error::{ErrorPolicy, RecordError, RecordErrorKind};
+pub use data::hcp::{Hcp, PackedSfen};
+pub use data::hcpe::{GameResult, Hcpe, RESULT_MAX_MOVES, RESULT_NYUGYOKU, RESULT_SENNICHITE};
+pub use data::hcpe3::{Hcpe3Game, Hcpe3Move, Hcpe3Reader, MoveVisits, ReplayError};
+pub use data::huffman::PackedError;
+pub use data::move16::{AperyMove16, PsvMove16};
+pub use data::psv::Psv;
+pub use data::raw::{PositionError, RawPosition};
+pub use data::reader::{FixedReader, FixedRecord, Record};
+pub use data::writer::RecordWriter;
+
+/// Reads hcpe records.
+pub type HcpeReader<R> = FixedReader<R, Hcpe>;
+/// Reads psv records.
+pub type PsvReader<R> = FixedReader<R, Psv>;
