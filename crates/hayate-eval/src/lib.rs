@@ -8,9 +8,13 @@ pub mod effect;
 pub mod kkpee9;
 mod kkpee9_table;
 pub mod material;
+pub mod nnue;
+pub mod simd;
 
 pub use kkpee9::{EffectUpdate, Kkpee9, Kkpee9Stack};
 pub use material::Material;
+pub use nnue::{Nnue, NnueError, NnueStack};
+pub use simd::Isa;
 
 use hayate_core::{Move, Position};
 

@@ -1,0 +1,58 @@
+//! The HalfKP 256x2-32-32 architecture: sizes, hashes and the `nn.bin` layout.
+
+/// Square count.
+pub const SQ_NB: usize = 81;
+/// BonaPiece count (`fe_end`): hand and board piece-square codes of one perspective.
+pub const FE_END: usize = 1548;
+/// HalfKP input features: king square × BonaPiece.
+pub const INPUTS: usize = SQ_NB * FE_END;
+/// Feature-transformer outputs per perspective.
+pub const HALF: usize = 256;
+/// Inputs of the first affine layer (both halves).
+pub const L1_IN: usize = 2 * HALF;
+/// Outputs of the first and second affine layers.
+pub const HIDDEN: usize = 32;
+/// Inputs of the second affine layer and of the output layer.
+pub const L2_IN: usize = HIDDEN;
+
+/// File version (`nnue_common.h` kVersion).
+pub const VERSION: u32 = 0x7AF3_2F16;
+/// Whole-network hash in the header: feature-transformer hash ^ network hash.
+pub const FILE_HASH: u32 = 0x3E5A_A6EE;
+/// Feature-transformer hash (HalfKP(Friend) ^ 512).
+pub const FT_HASH: u32 = 0x5D69_D7B8;
+/// Network (layers) hash.
+pub const NET_HASH: u32 = 0x6333_7156;
+
+/// Output scale: the raw output is divided by this (truncating) to give centipawn-like units.
+pub const FV_SCALE: i32 = 16;
+/// Right shift applied to the hidden layers' i32 sums before the clipped ReLU.
+pub const WEIGHT_SCALE_BITS: u32 = 6;
+/// The evaluation is clamped to ±this (YaneuraOu's `VALUE_MAX_EVAL`).
+pub const VALUE_MAX_EVAL: i32 = 27000;
+
+/// Bytes after the architecture text: FT hash, biases and weights, net hash, three layers.
+pub const BODY_BYTES: usize = 4
+    + 2 * HALF
+    + 2 * HALF * INPUTS
+    + 4
+    + (4 * HIDDEN + HIDDEN * L1_IN)
+    + (4 * HIDDEN + HIDDEN * L2_IN)
+    + (4 + L2_IN);
+
+/// The file size for an architecture text of `text_len` bytes.
+pub const fn file_size(text_len: usize) -> usize {
+    12 + text_len + BODY_BYTES
+}
+
+/// The architecture text YaneuraOu writes for this net (the sparse-input variant).
+pub const ARCH_TEXT: &str = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
+
+/// Whether an architecture text describes HalfKP 256x2-32-32 (dense or sparse-input first layer).
+pub fn is_supported_text(text: &str) -> bool {
+    text.contains("HalfKP(Friend)[125388->256x2]")
+        && (text.contains("AffineTransform[32<-512]")
+            || text.contains("AffineTransformSparseInput[32<-512]"))
+        && text.contains("AffineTransform[32<-32]")
+        && text.contains("AffineTransform[1<-32]")
+}

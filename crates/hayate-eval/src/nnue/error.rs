@@ -1,0 +1,64 @@
+//! Errors of loading an `nn.bin` file: each names the file and the fault.
+
+use std::path::PathBuf;
+
+/// What is wrong with an NNUE file.
+#[derive(Debug, thiserror::Error)]
+pub enum NnueFault {
+    /// The file could not be read.
+    #[error("cannot read: {0}")]
+    Io(#[from] std::io::Error),
+    /// The file ends before the header is complete.
+    #[error("truncated header: {len} bytes")]
+    TruncatedHeader {
+        /// The file's length.
+        len: usize,
+    },
+    /// The first word is not the HalfKP version.
+    #[error("bad version 0x{found:08X} (expected 0x{expected:08X})")]
+    BadVersion {
+        /// The version read.
+        found: u32,
+        /// The version expected.
+        expected: u32,
+    },
+    /// A hash does not match this architecture.
+    #[error("bad {section} hash 0x{found:08X} (expected 0x{expected:08X})")]
+    BadHash {
+        /// Which hash (`file`, `feature transformer`, `network`).
+        section: &'static str,
+        /// The hash read.
+        found: u32,
+        /// The hash expected.
+        expected: u32,
+    },
+    /// The architecture text is not HalfKP 256x2-32-32.
+    #[error("unsupported architecture {0:?}")]
+    UnsupportedArchitecture(String),
+    /// The file is shorter than the architecture requires.
+    #[error("truncated: {actual} bytes, the architecture needs {expected}")]
+    Truncated {
+        /// Bytes the architecture needs.
+        expected: usize,
+        /// Bytes in the file.
+        actual: usize,
+    },
+    /// The file has bytes after the last layer.
+    #[error("wrong size: {actual} bytes, the architecture needs exactly {expected}")]
+    TrailingBytes {
+        /// Bytes the architecture needs.
+        expected: usize,
+        /// Bytes in the file.
+        actual: usize,
+    },
+}
+
+/// An NNUE file that could not be loaded.
+#[derive(Debug, thiserror::Error)]
+#[error("NNUE file {}: {fault}", path.display())]
+pub struct NnueError {
+    /// The file (or `<memory>` for bytes).
+    pub path: PathBuf,
+    /// What is wrong with it.
+    pub fault: NnueFault,
+}

@@ -1,0 +1,258 @@
+//! NNUE HalfKP 256x2-32-32: the tanuki-/Suisho `nn.bin` format, evaluated bit-exactly as the
+//! reference engine does, with an accumulator stack updated incrementally on every move.
+
+pub mod arch;
+mod error;
+pub mod features;
+mod forward;
+pub mod network;
+mod random_net;
+
+pub use error::{NnueError, NnueFault};
+pub use network::Network;
+pub use random_net::{RandomNetParams, random_net_bytes};
+
+use crate::Evaluator;
+use crate::material::material_black;
+use crate::simd::{Isa, scalar};
+use arch::HALF;
+use hayate_core::{Color, Move, PieceType, Position};
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+/// The NNUE evaluation. Cloning is cheap: the 64 MB of parameters are shared behind an [`Arc`].
+#[derive(Clone, Debug)]
+pub struct Nnue {
+    net: Arc<Network>,
+    isa: Isa,
+}
+
+/// Both perspectives' feature-transformer sums, indexed by colour (Black 0, White 1).
+#[derive(Clone, Copy, Debug)]
+#[repr(C, align(64))]
+pub struct Accumulator {
+    /// `halves[c]`: the sums of perspective `c`.
+    pub halves: [[i16; HALF]; 2],
+    /// False when a king is missing (mate problems): the net cannot evaluate then.
+    pub valid: bool,
+}
+
+impl Accumulator {
+    const INVALID: Accumulator = Accumulator {
+        halves: [[0; HALF]; 2],
+        valid: false,
+    };
+}
+
+/// Per-thread NNUE state: one accumulator per ply, allocated up front.
+#[derive(Debug)]
+pub struct NnueStack {
+    frames: Vec<Accumulator>,
+}
+
+impl Nnue {
+    /// Loads an `nn.bin` file, using the best instruction set of this CPU.
+    ///
+    /// # Errors
+    /// An unreadable file, or one whose size, version, hashes or architecture text do not
+    /// describe HalfKP 256x2-32-32; the error names the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Nnue, NnueError> {
+        let path = path.as_ref();
+        let fail = |fault| NnueError {
+            path: path.to_path_buf(),
+            fault,
+        };
+        let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
+        let net = Network::from_bytes(&bytes).map_err(fail)?;
+        Ok(Nnue::from_network(net))
+    }
+
+    /// Parses `nn.bin` bytes already in memory (the error's path is `<memory>`).
+    ///
+    /// # Errors
+    /// As [`Nnue::load`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Nnue, NnueError> {
+        Network::from_bytes(bytes)
+            .map(Nnue::from_network)
+            .map_err(|fault| NnueError {
+                path: PathBuf::from("<memory>"),
+                fault,
+            })
+    }
+
+    /// Wraps parsed parameters, using the best instruction set of this CPU.
+    pub fn from_network(net: Network) -> Nnue {
+        Nnue {
+            net: Arc::new(net),
+            isa: Isa::detect(),
+        }
+    }
+
+    /// The same net with the kernels of `isa`, or `None` if this CPU lacks it.
+    pub fn with_isa(&self, isa: Isa) -> Option<Nnue> {
+        isa.is_available().then(|| Nnue {
+            net: Arc::clone(&self.net),
+            isa,
+        })
+    }
+
+    /// The instruction set in use.
+    pub fn isa(&self) -> Isa {
+        self.isa
+    }
+
+    /// The parameters.
+    pub fn network(&self) -> &Network {
+        &self.net
+    }
+
+    /// `dst = src - removed + added` with the chosen kernels.
+    #[inline(always)]
+    fn update(&self, dst: &mut [i16; HALF], src: &[i16; HALF], removed: &[u32], added: &[u32]) {
+        match self.isa {
+            #[cfg(target_arch = "x86_64")]
+            // SAFETY: `self.isa` is Avx2 only when `Isa::is_available` confirmed AVX2
+            // (`Isa::detect` and `with_isa` are the only ways to set it).
+            Isa::Avx2 => unsafe {
+                crate::simd::avx2::update(dst, src, &self.net.ft_weight, removed, added)
+            },
+            _ => scalar::update(dst, src, &self.net.ft_weight, removed, added),
+        }
+    }
+
+    /// Recomputes perspective `p`'s half from the active features. Returns false without kings.
+    fn refresh_half(&self, acc: &mut Accumulator, pos: &Position, p: Color) -> bool {
+        match features::active(pos, p) {
+            Some(list) => {
+                let bias = self.net.ft_bias;
+                self.update(&mut acc.halves[p.index()], &bias, &[], list.as_slice());
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// A fully refreshed accumulator for `pos`.
+    pub fn refresh(&self, pos: &Position) -> Accumulator {
+        let mut acc = Accumulator::INVALID;
+        let ok = pos.king_square(Color::Black).is_some()
+            && pos.king_square(Color::White).is_some()
+            && self.refresh_half(&mut acc, pos, Color::Black)
+            && self.refresh_half(&mut acc, pos, Color::White);
+        acc.valid = ok;
+        acc
+    }
+
+    /// The accumulator after `m` from the one before it (`pos` is after the move): the mover's
+    /// half is refreshed when its king moved, every other half is updated from the delta.
+    pub fn updated(&self, parent: &Accumulator, pos: &Position, m: Move) -> Accumulator {
+        if !parent.valid {
+            return self.refresh(pos);
+        }
+        let mut acc = Accumulator::INVALID;
+        let mover = m.moved_piece().color();
+        let king_moved = !m.is_drop() && m.moved_piece().piece_type() == PieceType::KING;
+        for p in Color::ALL {
+            if king_moved && p == mover {
+                self.refresh_half(&mut acc, pos, p);
+                continue;
+            }
+            let Some(k) = pos.king_square(p) else {
+                return self.refresh(pos);
+            };
+            let d = features::delta(pos, m, p, k);
+            self.update(
+                &mut acc.halves[p.index()],
+                &parent.halves[p.index()],
+                d.removed.as_slice(),
+                d.added.as_slice(),
+            );
+        }
+        acc.valid = true;
+        acc
+    }
+
+    /// The evaluation of an accumulator from the side to move's view (`None` if invalid).
+    #[inline]
+    pub fn evaluate_accumulator(&self, acc: &Accumulator, stm: Color) -> Option<i32> {
+        acc.valid.then(|| {
+            let raw = forward::raw_output(
+                &self.net,
+                self.isa,
+                &acc.halves[stm.index()],
+                &acc.halves[(!stm).index()],
+            );
+            forward::scale(raw)
+        })
+    }
+
+    /// The evaluation of `pos` from scratch, side to move's view. Without both kings the net
+    /// cannot evaluate, and material stands in.
+    pub fn evaluate_scratch(&self, pos: &Position) -> i32 {
+        let stm = pos.side_to_move();
+        self.evaluate_accumulator(&self.refresh(pos), stm)
+            .unwrap_or_else(|| material_stm(pos))
+    }
+}
+
+/// Material from the side to move's view (the stand-in when a king is missing).
+fn material_stm(pos: &Position) -> i32 {
+    let v = material_black(pos);
+    if pos.side_to_move() == Color::Black {
+        v
+    } else {
+        -v
+    }
+}
+
+impl Evaluator for Nnue {
+    type Stack = NnueStack;
+
+    fn name(&self) -> &'static str {
+        "nnue"
+    }
+
+    fn new_stack(&self) -> NnueStack {
+        NnueStack {
+            frames: Vec::with_capacity(256),
+        }
+    }
+
+    fn reset(&self, stack: &mut NnueStack, pos: &Position) {
+        stack.frames.clear();
+        stack.frames.push(self.refresh(pos));
+    }
+
+    #[inline]
+    fn push(&self, stack: &mut NnueStack, pos: &Position, m: Move) {
+        let next = match stack.frames.last() {
+            Some(parent) => self.updated(parent, pos, m),
+            None => self.refresh(pos),
+        };
+        stack.frames.push(next);
+    }
+
+    fn push_null(&self, stack: &mut NnueStack, pos: &Position) {
+        let top = match stack.frames.last() {
+            Some(f) => *f,
+            None => self.refresh(pos),
+        };
+        stack.frames.push(top);
+    }
+
+    #[inline]
+    fn pop(&self, stack: &mut NnueStack) {
+        stack.frames.pop();
+    }
+
+    #[inline]
+    fn evaluate(&self, stack: &mut NnueStack, pos: &Position) -> i32 {
+        let stm = pos.side_to_move();
+        match stack.frames.last() {
+            Some(acc) => self
+                .evaluate_accumulator(acc, stm)
+                .unwrap_or_else(|| material_stm(pos)),
+            None => self.evaluate_scratch(pos),
+        }
+    }
+}

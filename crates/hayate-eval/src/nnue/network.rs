@@ -1,0 +1,171 @@
+//! The parameters of a HalfKP 256x2-32-32 net, parsed from `nn.bin` bytes.
+
+use super::arch::{
+    self, FE_END, FILE_HASH, FT_HASH, HALF, HIDDEN, INPUTS, L1_IN, L2_IN, NET_HASH, VERSION,
+};
+use super::error::NnueFault;
+
+/// The parameters. First-layer and second-layer weights are stored permuted for the
+/// chunked affine kernels: `perm[(j * 32 + o) * 4 + k] = W[o][4 * j + k]`, so one 4-byte
+/// input chunk multiplies 128 contiguous weight bytes (all 32 outputs).
+pub struct Network {
+    /// Feature-transformer biases.
+    pub ft_bias: [i16; HALF],
+    /// Feature-transformer weights, feature-major (`[INPUTS][HALF]`).
+    pub ft_weight: Box<[i16]>,
+    /// First layer biases.
+    pub l1_bias: [i32; HIDDEN],
+    /// First layer weights, permuted (see the type's doc).
+    pub l1_weight: Box<[i8]>,
+    /// Second layer biases.
+    pub l2_bias: [i32; HIDDEN],
+    /// Second layer weights, permuted.
+    pub l2_weight: Box<[i8]>,
+    /// Output bias.
+    pub out_bias: i32,
+    /// Output weights.
+    pub out_weight: [i8; L2_IN],
+}
+
+impl std::fmt::Debug for Network {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Network")
+            .field("inputs", &INPUTS)
+            .field("half", &HALF)
+            .finish()
+    }
+}
+
+/// A little-endian reader over a slice whose length was checked beforehand.
+struct Reader<'a> {
+    bytes: &'a [u8],
+    at: usize,
+}
+
+impl<'a> Reader<'a> {
+    fn take(&mut self, n: usize) -> &'a [u8] {
+        // Lengths are validated against the architecture before any read, so `n` bytes remain.
+        let s = &self.bytes[self.at..self.at + n];
+        self.at += n;
+        s
+    }
+    fn u32(&mut self) -> u32 {
+        let s = self.take(4);
+        u32::from_le_bytes([s[0], s[1], s[2], s[3]])
+    }
+    fn i32s<const N: usize>(&mut self) -> [i32; N] {
+        let s = self.take(4 * N);
+        std::array::from_fn(|i| {
+            i32::from_le_bytes([s[4 * i], s[4 * i + 1], s[4 * i + 2], s[4 * i + 3]])
+        })
+    }
+    fn i16s_into(&mut self, out: &mut [i16]) {
+        let s = self.take(2 * out.len());
+        for (o, b) in out.iter_mut().zip(s.chunks_exact(2)) {
+            *o = i16::from_le_bytes([b[0], b[1]]);
+        }
+    }
+    fn i8s(&mut self, n: usize) -> Vec<i8> {
+        self.take(n).iter().map(|&b| b as i8).collect()
+    }
+}
+
+/// Permutes a row-major `[32][nin]` weight matrix into the chunked layout.
+fn permute(w: &[i8], nin: usize) -> Box<[i8]> {
+    let mut p = vec![0i8; w.len()];
+    for o in 0..HIDDEN {
+        for i in 0..nin {
+            let (j, k) = (i / 4, i % 4);
+            p[(j * HIDDEN + o) * 4 + k] = w[o * nin + i];
+        }
+    }
+    p.into_boxed_slice()
+}
+
+fn check_hash(section: &'static str, found: u32, expected: u32) -> Result<(), NnueFault> {
+    if found == expected {
+        Ok(())
+    } else {
+        Err(NnueFault::BadHash {
+            section,
+            found,
+            expected,
+        })
+    }
+}
+
+impl Network {
+    /// Parses `nn.bin` bytes.
+    ///
+    /// # Errors
+    /// A wrong size, version, hash or architecture text, as an [`NnueFault`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Network, NnueFault> {
+        if bytes.len() < 12 {
+            return Err(NnueFault::TruncatedHeader { len: bytes.len() });
+        }
+        let mut r = Reader { bytes, at: 0 };
+        let version = r.u32();
+        if version != VERSION {
+            return Err(NnueFault::BadVersion {
+                found: version,
+                expected: VERSION,
+            });
+        }
+        check_hash("file", r.u32(), FILE_HASH)?;
+        let text_len = r.u32() as usize;
+        // Compare against the real size before trusting `text_len` (it may be garbage).
+        if text_len > bytes.len() - 12 {
+            return Err(NnueFault::TruncatedHeader { len: bytes.len() });
+        }
+        let text = String::from_utf8_lossy(r.take(text_len)).into_owned();
+        if !arch::is_supported_text(&text) {
+            return Err(NnueFault::UnsupportedArchitecture(text));
+        }
+        let expected = arch::file_size(text_len);
+        if bytes.len() < expected {
+            return Err(NnueFault::Truncated {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        if bytes.len() > expected {
+            return Err(NnueFault::TrailingBytes {
+                expected,
+                actual: bytes.len(),
+            });
+        }
+        check_hash("feature transformer", r.u32(), FT_HASH)?;
+        let mut ft_bias = [0i16; HALF];
+        r.i16s_into(&mut ft_bias);
+        let mut ft_weight = vec![0i16; HALF * INPUTS].into_boxed_slice();
+        r.i16s_into(&mut ft_weight);
+        check_hash("network", r.u32(), NET_HASH)?;
+        let l1_bias = r.i32s::<HIDDEN>();
+        let l1 = r.i8s(HIDDEN * L1_IN);
+        let l2_bias = r.i32s::<HIDDEN>();
+        let l2 = r.i8s(HIDDEN * L2_IN);
+        let [out_bias] = r.i32s::<1>();
+        let out = r.i8s(L2_IN);
+        debug_assert_eq!(r.at, bytes.len());
+        let mut out_weight = [0i8; L2_IN];
+        out_weight.copy_from_slice(&out);
+        Ok(Network {
+            ft_bias,
+            ft_weight,
+            l1_bias,
+            l1_weight: permute(&l1, L1_IN),
+            l2_bias,
+            l2_weight: permute(&l2, L2_IN),
+            out_bias,
+            out_weight,
+        })
+    }
+
+    /// The feature-transformer weight row of `feature` (`HALF` values).
+    #[inline(always)]
+    pub fn ft_row(&self, feature: usize) -> &[i16] {
+        &self.ft_weight[feature * HALF..feature * HALF + HALF]
+    }
+}
+
+const _: () = assert!(FE_END * 81 == INPUTS);

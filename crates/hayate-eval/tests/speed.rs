@@ -1,0 +1,80 @@
+//! Timings, run by hand: `cargo test --release -p hayate-eval --test speed -- --ignored --nocapture`.
+
+mod common;
+
+use hayate_core::{MoveList, Position};
+use hayate_eval::{EffectUpdate, Evaluator, Kkpee9, Material};
+use std::hint::black_box;
+use std::time::Instant;
+
+/// A search-like walk: every node is entered with do_move + push and evaluated, as a
+/// searcher whose quiescence evaluates every node would do. Returns (nodes, Σ eval).
+fn walk<E: Evaluator>(e: &E, st: &mut E::Stack, pos: &mut Position, depth: u32) -> (u64, i64) {
+    let mut acc = (1u64, e.evaluate(st, pos) as i64);
+    if depth == 0 {
+        return acc;
+    }
+    let mut list = MoveList::new();
+    pos.generate_legal(&mut list);
+    for &m in list.iter() {
+        pos.do_move(m);
+        e.push(st, pos, m);
+        let (n, s) = walk(e, st, pos, depth - 1);
+        acc.0 += n;
+        acc.1 += s;
+        e.pop(st);
+        pos.undo_move(m);
+    }
+    acc
+}
+
+const WALK_SFENS: [&str; 3] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w RGgsn5p 1",
+    "ln1g1g1nl/1ks2r3/1pppp1bpp/p3spp2/9/P1P1P1PP1/1P1PSP2P/1BK1GS1R1/LN1G3NL b - 1",
+];
+
+fn time_walk<E: Evaluator>(e: &E, label: &str, depth: u32) {
+    let mut nodes = 0;
+    let mut sum = 0;
+    let t = Instant::now();
+    for s in WALK_SFENS {
+        let mut pos = Position::from_sfen(s).expect("valid");
+        let mut st = e.new_stack();
+        e.reset(&mut st, &pos);
+        let (n, v) = walk(e, &mut st, &mut pos, depth);
+        nodes += n;
+        sum += v;
+    }
+    let dt = t.elapsed();
+    println!(
+        "{label:>28}: {nodes} nodes, {:.1} ns/node (checksum {})",
+        dt.as_nanos() as f64 / nodes as f64,
+        black_box(sum)
+    );
+}
+
+#[test]
+#[ignore]
+fn kkpee9_build_and_walk_timings() {
+    for threads in [1, 2] {
+        let t = Instant::now();
+        let k = Kkpee9::with_threads(threads, EffectUpdate::Incremental);
+        println!("KKPEE9 table build, {threads} thread(s): {:?}", t.elapsed());
+        drop(black_box(k));
+    }
+    let k = Kkpee9::new();
+    for _ in 0..2 {
+        time_walk(&Material, "material", 3);
+        time_walk(
+            &k.with_update(EffectUpdate::Incremental),
+            "kkpee9 incremental",
+            3,
+        );
+        time_walk(
+            &k.with_update(EffectUpdate::AtEvaluation),
+            "kkpee9 at evaluation",
+            3,
+        );
+    }
+}
