@@ -185,6 +185,12 @@ impl fmt::Debug for Move {
     }
 }
 
+impl fmt::Debug for Move16 {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.to_usi())
+    }
+}
+
 impl Move16 {
     /// USI text of the compact move (no piece information needed).
     pub fn to_usi(self) -> String {

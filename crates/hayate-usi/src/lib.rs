@@ -1,2 +1,11 @@
-//! Hayate USI protocol: messages as types, parse and format, engine and GUI side
+//! The USI protocol as types: commands a GUI sends (parsed on the engine side), what an engine
+//! answers (formatted on the engine side, parsed on the GUI side, e.g. by the arena).
 #![deny(missing_docs)]
+
+mod engine_side;
+mod gui_side;
+
+pub use engine_side::{
+    Command, Go, MateLimit, UsiError, format_bestmove, format_info, parse_command,
+};
+pub use gui_side::{EngineLine, parse_engine_line};

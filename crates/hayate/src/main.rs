@@ -2,6 +2,7 @@
 //! the tools, each a thin layer over a library crate.
 
 mod cmd;
+mod engine;
 
 use clap::{Parser, Subcommand};
 

@@ -1,14 +1,38 @@
-//! `hayate bench` (not built yet).
+//! `hayate bench`: fixed positions, fixed depth, one thread; last line `nodes N nps X`.
+
+use hayate_search::bench::{BENCH_DEPTH, run as run_bench};
 
 /// Arguments of `hayate bench`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Anything; the command is not built yet.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// Search depth.
+    #[arg(long, default_value_t = BENCH_DEPTH)]
+    depth: u32,
+    /// Evaluation: kkpee9 (default) or material.
+    #[arg(long, default_value = "kkpee9")]
+    evaluator: String,
 }
 
-/// Runs the command.
-pub fn run(_a: Args) -> anyhow::Result<()> {
-    anyhow::bail!("hayate bench is not built yet")
+/// Runs the bench.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let line = |i: usize, sfen: &str, nodes: u64, best: String| {
+        println!(
+            "position {} nodes {nodes} bestmove {best} sfen {sfen}",
+            i + 1
+        );
+    };
+    let r = match a.evaluator.as_str() {
+        "material" => run_bench(hayate_eval::Material, a.depth, line),
+        "kkpee9" => {
+            let t0 = std::time::Instant::now();
+            let eval = hayate_eval::Kkpee9::new();
+            println!("kkpee9 table built in {} ms", t0.elapsed().as_millis());
+            run_bench(eval, a.depth, line)
+        }
+        other => anyhow::bail!("unknown evaluator {other:?}"),
+    };
+    let ms = r.elapsed.as_millis().max(1) as u64;
+    println!("time_ms {ms}");
+    println!("nodes {} nps {}", r.nodes, r.nodes * 1000 / ms);
+    Ok(())
 }

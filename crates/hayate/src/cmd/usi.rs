@@ -1,24 +1,165 @@
-//! The USI loop (handshake only until the search lands).
+//! The USI loop: parses GUI commands, runs searches on a worker thread, prints `info` and
+//! `bestmove`. Bad input gets an `info string` and the engine keeps running.
 
+use crate::engine::EngineHost;
+use hayate_core::Position;
+use hayate_core::player::{Info, Player, Signals};
+use hayate_usi::{Command, format_bestmove, format_info, parse_command};
 use std::io::{BufRead, Write};
+use std::sync::{Arc, Mutex, mpsc};
+use std::thread::JoinHandle;
+
+/// Serialises output lines from the loop and the search thread.
+#[derive(Clone)]
+struct Out(Arc<Mutex<std::io::Stdout>>);
+
+impl Out {
+    fn say(&self, line: &str) {
+        let Ok(mut o) = self.0.lock() else { return };
+        // A closed stdout (GUI gone) is not worth a panic: the read side will see EOF and quit.
+        let _ = writeln!(o, "{line}");
+        let _ = o.flush();
+    }
+}
+
+enum Running {
+    Search(JoinHandle<Box<EngineHost>>),
+}
 
 /// Reads USI commands from stdin until `quit` or end of input.
 pub fn run() -> anyhow::Result<()> {
-    let stdin = std::io::stdin();
-    let mut out = std::io::stdout();
-    for line in stdin.lock().lines() {
-        let line = line?;
-        match line.split_whitespace().next() {
-            Some("usi") => {
-                writeln!(out, "id name Hayate {}", env!("CARGO_PKG_VERSION"))?;
-                writeln!(out, "id author the Hayate developers")?;
-                writeln!(out, "usiok")?;
+    let (tx, rx) = mpsc::channel::<String>();
+    std::thread::spawn(move || {
+        let stdin = std::io::stdin();
+        for line in stdin.lock().lines() {
+            let Ok(line) = line else { break };
+            if tx.send(line).is_err() {
+                return;
             }
-            Some("isready") => writeln!(out, "readyok")?,
-            Some("quit") => break,
-            _ => {}
         }
-        out.flush()?;
+        let _ = tx.send("quit".into());
+    });
+    let out = Out(Arc::new(Mutex::new(std::io::stdout())));
+    let mut host = Some(Box::new(EngineHost::new()));
+    let mut pos = Position::startpos();
+    let mut signals = Signals::new();
+    let mut running: Option<Running> = None;
+
+    let finish = |running: &mut Option<Running>, host: &mut Option<Box<EngineHost>>| {
+        if let Some(Running::Search(h)) = running.take() {
+            match h.join() {
+                Ok(p) => *host = Some(p),
+                // The search thread panicked: start over with a fresh engine rather than die.
+                Err(_) => *host = Some(Box::new(EngineHost::new())),
+            }
+        }
+    };
+
+    while let Ok(line) = rx.recv() {
+        // A finished search hands its engine back before the next command is handled.
+        if matches!(&running, Some(Running::Search(h)) if h.is_finished()) {
+            finish(&mut running, &mut host);
+        }
+        let cmd = match parse_command(&line) {
+            Ok(c) => c,
+            Err(e) => {
+                out.say(&format!("info string error: {e}"));
+                continue;
+            }
+        };
+        match cmd {
+            Command::Empty => {}
+            Command::Usi => {
+                let h = host
+                    .as_deref()
+                    .map(|h| h.name())
+                    .unwrap_or_else(|| "Hayate".into());
+                out.say(&format!("id name {h}"));
+                out.say("id author the Hayate developers");
+                let opts = host.as_deref().map(|h| h.options()).unwrap_or_default();
+                for (name, decl) in opts {
+                    out.say(&format!("option name {name} type {decl}"));
+                }
+                out.say("usiok");
+            }
+            Command::IsReady => {
+                if let Some(h) = host.as_deref_mut()
+                    && let Err(e) = h.prepare()
+                {
+                    out.say(&format!("info string error: {e}"));
+                }
+                out.say("readyok");
+            }
+            Command::SetOption { name, value } => match host.as_deref_mut() {
+                Some(h) => {
+                    if let Err(e) = h.set_option(&name, &value) {
+                        out.say(&format!("info string {e}"));
+                    }
+                }
+                None => out.say("info string cannot set options while searching"),
+            },
+            Command::UsiNewGame => {
+                if let Some(h) = host.as_deref_mut() {
+                    h.new_game();
+                }
+            }
+            Command::Position(args) => match Position::from_usi_position(&args) {
+                Ok(p) => pos = p,
+                Err(e) => out.say(&format!(
+                    "info string error: {e}; keeping the previous position"
+                )),
+            },
+            Command::Go(go) => {
+                if running.is_some() {
+                    out.say("info string error: already searching; send stop first");
+                    continue;
+                }
+                let Some(mut h) = host.take() else { continue };
+                signals = Signals::new();
+                let sig = signals.clone();
+                let o = out.clone();
+                let p = pos.clone();
+                if let Some(mate) = go.mate {
+                    running = Some(Running::Search(std::thread::spawn(move || {
+                        o.say(&go_mate_line(&p, mate, &sig));
+                        h
+                    })));
+                    continue;
+                }
+                running = Some(Running::Search(std::thread::spawn(move || {
+                    let o2 = o.clone();
+                    let best = h.think(&p, &go.limits, &sig, &mut |i: &Info| {
+                        o2.say(&format_info(i))
+                    });
+                    o.say(&format_bestmove(&best));
+                    h
+                })));
+            }
+            Command::Stop => {
+                signals.stop();
+                finish(&mut running, &mut host);
+            }
+            Command::PonderHit => signals.ponderhit(),
+            Command::GameOver(_) => {
+                signals.stop();
+                finish(&mut running, &mut host);
+            }
+            Command::Quit => {
+                signals.stop();
+                finish(&mut running, &mut host);
+                break;
+            }
+            Command::Other(word, _) => match word.as_str() {
+                "d" | "sfen" => out.say(&format!("info string sfen {}", pos.to_sfen())),
+                _ => out.say(&format!("info string unknown command {word:?}")),
+            },
+        }
     }
     Ok(())
+}
+
+/// The answer to `go mate`: exactly one `checkmate ...` line.
+fn go_mate_line(_pos: &Position, _limit: hayate_usi::MateLimit, _signals: &Signals) -> String {
+    // Replaced by the df-pn solver when hayate-mate lands.
+    "checkmate notimplemented".to_string()
 }

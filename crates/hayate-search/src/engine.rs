@@ -1,0 +1,368 @@
+//! The αβ player: options, threads (Lazy SMP), time, and the [`Player`] interface.
+
+use crate::history::History;
+use crate::search::{Clock, SearchConfig, Shared, Worker};
+use crate::timeman::{TimeOptions, plan};
+use crate::tt::TranspositionTable;
+use crate::value::*;
+use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::{DeclarationRule, Move, Position};
+use hayate_eval::Evaluator;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+/// Engine options (USI names in the doc of each field).
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// `USI_Hash`: TT size in MB.
+    pub hash_mb: usize,
+    /// `Threads`.
+    pub threads: usize,
+    /// `MultiPV`.
+    pub multipv: usize,
+    /// `DrawValue`: what a draw is worth to us, in centipawns (pawn = 90).
+    pub draw_value: i32,
+    /// `MaxMovesToDraw`: the game is drawn when the move number exceeds this (0 = no limit).
+    pub max_moves_to_draw: u32,
+    /// `NetworkDelay`, `MinimumThinkingTime`, `SlowMover`.
+    pub time: TimeOptions,
+    /// `ResignValue`: resign when the best score is below minus this (0 = never resign early).
+    pub resign_value: i32,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            hash_mb: 256,
+            threads: 1,
+            multipv: 1,
+            draw_value: 0,
+            max_moves_to_draw: 0,
+            time: TimeOptions::default(),
+            resign_value: 0,
+        }
+    }
+}
+
+/// What a search found.
+#[derive(Clone, Debug)]
+pub struct SearchResult {
+    /// The move to play (resign/win included).
+    pub best: BestMove,
+    /// Score of the best line.
+    pub score: Value,
+    /// Principal variation.
+    pub pv: Vec<Move>,
+    /// Completed depth.
+    pub depth: i32,
+    /// Nodes searched by all threads.
+    pub nodes: u64,
+    /// Wall time.
+    pub elapsed: Duration,
+}
+
+/// The αβ player over evaluator `E`.
+pub struct AlphaBeta<E: Evaluator> {
+    eval: Arc<E>,
+    tt: TranspositionTable,
+    histories: Vec<History>,
+    /// Current options.
+    pub options: Options,
+}
+
+impl<E: Evaluator> AlphaBeta<E> {
+    /// A player with default options (256 MB TT, 1 thread).
+    pub fn new(eval: E) -> AlphaBeta<E> {
+        Self::with_options(eval, Options::default())
+    }
+
+    /// A player with the given options.
+    pub fn with_options(eval: E, options: Options) -> AlphaBeta<E> {
+        AlphaBeta {
+            eval: Arc::new(eval),
+            tt: TranspositionTable::new(options.hash_mb),
+            histories: (0..options.threads.max(1))
+                .map(|_| History::new())
+                .collect(),
+            options,
+        }
+    }
+
+    /// The evaluator.
+    pub fn evaluator(&self) -> &E {
+        &self.eval
+    }
+
+    /// Resizes the TT (after `USI_Hash` changes).
+    pub fn resize_hash(&mut self, mb: usize) {
+        self.options.hash_mb = mb;
+        self.tt = TranspositionTable::new(mb);
+    }
+
+    /// Clears the TT and histories.
+    pub fn clear(&mut self) {
+        self.tt.clear();
+        for h in &mut self.histories {
+            h.clear();
+        }
+    }
+
+    /// Searches `pos` under `limits`.
+    pub fn search(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        signals: &Signals,
+        report: &mut dyn FnMut(&Info),
+    ) -> SearchResult {
+        let start = Instant::now();
+        let threads = self.options.threads.max(1);
+        if self.histories.len() != threads {
+            self.histories = (0..threads).map(|_| History::new()).collect();
+        }
+        let legal = pos.legal_moves();
+        if legal.is_empty() {
+            return SearchResult {
+                best: BestMove::Resign,
+                score: mated_in(0),
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                elapsed: start.elapsed(),
+            };
+        }
+        if pos.can_declare_win(DeclarationRule::Csa27) {
+            wait_while_pondering(limits, signals);
+            return SearchResult {
+                best: BestMove::Win,
+                score: mate_in(1),
+                pv: vec![],
+                depth: 0,
+                nodes: 0,
+                elapsed: start.elapsed(),
+            };
+        }
+        self.tt.new_search();
+        let cfg = SearchConfig {
+            multipv: self.options.multipv.max(1),
+            draw_value: self.options.draw_value,
+            max_moves_to_draw: self.options.max_moves_to_draw,
+            depth_limit: limits.depth.map_or(MAX_PLY as i32 - 10, |d| {
+                (d as i32).clamp(1, MAX_PLY as i32 - 10)
+            }),
+            node_limit: limits.nodes.unwrap_or(0),
+        };
+        let time_plan = plan(
+            limits,
+            pos.side_to_move(),
+            pos.game_ply(),
+            &self.options.time,
+        );
+        let shared = Shared {
+            tt: &self.tt,
+            signals,
+            abort: AtomicBool::new(false),
+            total_nodes: AtomicU64::new(0),
+            start,
+        };
+        let eval: &E = &self.eval;
+        let (main_hist, helper_hists) = self.histories.split_at_mut(1);
+        let result = std::thread::scope(|s| {
+            let shared = &shared;
+            let mut handles = Vec::new();
+            for (i, h) in helper_hists.iter_mut().enumerate() {
+                let p = pos.clone();
+                let cfg = cfg.clone();
+                let sm = limits.search_moves.clone();
+                handles.push(s.spawn(move || {
+                    let mut w = Worker::new(i + 1, p, eval, shared, cfg, h, &sm);
+                    w.iterate(&mut |_| {});
+                    (w.completed_depth, w.root_moves.first().cloned())
+                }));
+            }
+            let mut main = Worker::new(
+                0,
+                pos.clone(),
+                eval,
+                shared,
+                cfg,
+                &mut main_hist[0],
+                &limits.search_moves,
+            );
+            main.clock = Some(Clock {
+                plan: time_plan,
+                pondering: limits.ponder,
+                start,
+            });
+            main.iterate(report);
+            // A finished search must not answer before `stop` (infinite) or `ponderhit` (ponder).
+            wait_while_pondering(limits, signals);
+            shared.abort.store(true, Ordering::Relaxed);
+            for h in handles {
+                let _ = h.join();
+            }
+            let best = main.root_moves.first().cloned();
+            (best, main.completed_depth)
+        });
+        let nodes = shared.total_nodes.load(Ordering::Relaxed);
+        let (best, depth) = result;
+        let Some(best) = best else {
+            return SearchResult {
+                best: BestMove::Resign,
+                score: mated_in(0),
+                pv: vec![],
+                depth: 0,
+                nodes,
+                elapsed: start.elapsed(),
+            };
+        };
+        let score = if best.score == -INFINITE {
+            best.prev_score
+        } else {
+            best.score
+        };
+        let resign =
+            self.options.resign_value > 0 && score < -self.options.resign_value && !is_mate(score);
+        let mated = score <= -MATE_IN_MAX_PLY;
+        let bm = if resign && mated {
+            BestMove::Resign
+        } else {
+            let ponder = best
+                .pv
+                .get(1)
+                .copied()
+                .or_else(|| self.ponder_from_tt(pos, best.mv));
+            BestMove::Move {
+                best: best.mv,
+                ponder,
+            }
+        };
+        SearchResult {
+            best: bm,
+            score,
+            pv: best.pv,
+            depth,
+            nodes,
+            elapsed: start.elapsed(),
+        }
+    }
+
+    fn ponder_from_tt(&self, pos: &Position, best: Move) -> Option<Move> {
+        let mut p = pos.clone();
+        p.do_move(best);
+        let hit = self.tt.probe(p.key())?;
+        p.to_move(hit.mv)
+    }
+}
+
+fn wait_while_pondering(limits: &Limits, signals: &Signals) {
+    while (limits.infinite || (limits.ponder && !signals.is_ponderhit())) && !signals.is_stopped() {
+        std::thread::sleep(Duration::from_millis(1));
+    }
+}
+
+fn parse_num<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
+    value
+        .trim()
+        .parse()
+        .map_err(|_| format!("option {name}: {value:?} is not a valid number"))
+}
+
+impl<E: Evaluator> Player for AlphaBeta<E> {
+    fn name(&self) -> String {
+        format!(
+            "Hayate {} ({})",
+            env!("CARGO_PKG_VERSION"),
+            self.eval.name()
+        )
+    }
+
+    fn options(&self) -> Vec<(String, String)> {
+        let o = &self.options;
+        vec![
+            (
+                "USI_Hash".into(),
+                format!("spin default {} min 1 max 65536", o.hash_mb),
+            ),
+            (
+                "Threads".into(),
+                format!("spin default {} min 1 max 256", o.threads),
+            ),
+            (
+                "MultiPV".into(),
+                format!("spin default {} min 1 max 600", o.multipv),
+            ),
+            ("USI_Ponder".into(), "check default true".into()),
+            (
+                "DrawValue".into(),
+                format!("spin default {} min -30000 max 30000", o.draw_value),
+            ),
+            (
+                "MaxMovesToDraw".into(),
+                format!("spin default {} min 0 max 100000", o.max_moves_to_draw),
+            ),
+            (
+                "NetworkDelay".into(),
+                format!("spin default {} min 0 max 10000", o.time.network_delay_ms),
+            ),
+            (
+                "MinimumThinkingTime".into(),
+                format!(
+                    "spin default {} min 0 max 100000",
+                    o.time.minimum_thinking_ms
+                ),
+            ),
+            (
+                "SlowMover".into(),
+                format!("spin default {} min 1 max 1000", o.time.slow_mover),
+            ),
+            (
+                "ResignValue".into(),
+                format!("spin default {} min 0 max 32000", o.resign_value),
+            ),
+        ]
+    }
+
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+        match name {
+            "USI_Hash" | "Hash" => {
+                let mb: usize = parse_num(name, value)?;
+                if mb != self.options.hash_mb {
+                    self.resize_hash(mb.clamp(1, 65536));
+                }
+            }
+            "Threads" => self.options.threads = parse_num::<usize>(name, value)?.clamp(1, 256),
+            "MultiPV" => self.options.multipv = parse_num::<usize>(name, value)?.clamp(1, 600),
+            "USI_Ponder" => {}
+            "DrawValue" => {
+                self.options.draw_value = parse_num::<i32>(name, value)?.clamp(-30000, 30000)
+            }
+            "MaxMovesToDraw" => self.options.max_moves_to_draw = parse_num(name, value)?,
+            "NetworkDelay" => self.options.time.network_delay_ms = parse_num(name, value)?,
+            "MinimumThinkingTime" => {
+                self.options.time.minimum_thinking_ms = parse_num(name, value)?
+            }
+            "SlowMover" => {
+                self.options.time.slow_mover = parse_num::<u64>(name, value)?.clamp(1, 1000)
+            }
+            "ResignValue" => self.options.resign_value = parse_num(name, value)?,
+            _ => return Err(format!("unknown option {name}")),
+        }
+        Ok(())
+    }
+
+    fn new_game(&mut self) {
+        self.clear();
+    }
+
+    fn think(
+        &mut self,
+        pos: &Position,
+        limits: &Limits,
+        signals: &Signals,
+        info: &mut dyn FnMut(&Info),
+    ) -> BestMove {
+        self.search(pos, limits, signals, info).best
+    }
+}

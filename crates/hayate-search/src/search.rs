@@ -1,0 +1,861 @@
+//! The search proper: one `Worker` per thread runs iterative deepening over a shared
+//! transposition table (Lazy SMP). Principal variation search with aspiration windows,
+//! quiescence, null-move pruning, reverse futility and razoring, late-move reductions and
+//! pruning, futility and SEE pruning, check extensions, mate-distance pruning, repetition and
+//! entering-king handling from the rules core.
+
+use crate::history::History;
+use crate::movepick::{MovePicker, is_bad_capture_score};
+use crate::see::{capture_value, see_ge};
+use crate::timeman::TimePlan;
+use crate::tt::{Bound, TranspositionTable};
+use crate::value::*;
+use hayate_core::player::{Bound as InfoBound, Info, Signals};
+use hayate_core::{Color, DeclarationRule, Move, Move16, Position, Repetition};
+use hayate_eval::Evaluator;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::Instant;
+
+/// Settings of one search that every worker shares.
+#[derive(Clone, Debug)]
+pub struct SearchConfig {
+    /// Lines to search at the root.
+    pub multipv: usize,
+    /// Value of a draw for the side to move at the root (the opponent gets its negation).
+    pub draw_value: Value,
+    /// Games end drawn after this many plies (SFEN move number > this); 0 = no limit.
+    pub max_moves_to_draw: u32,
+    /// Depth limit.
+    pub depth_limit: i32,
+    /// Node limit (0 = none).
+    pub node_limit: u64,
+}
+
+impl Default for SearchConfig {
+    fn default() -> Self {
+        SearchConfig {
+            multipv: 1,
+            draw_value: 0,
+            max_moves_to_draw: 0,
+            depth_limit: MAX_PLY as i32 - 10,
+            node_limit: 0,
+        }
+    }
+}
+
+/// State shared by all workers of one search.
+pub struct Shared<'a> {
+    /// The transposition table.
+    pub tt: &'a TranspositionTable,
+    /// External stop / ponderhit.
+    pub signals: &'a Signals,
+    /// Internal stop (time, nodes, main thread done).
+    pub abort: AtomicBool,
+    /// Nodes of all workers (published every 1024 nodes).
+    pub total_nodes: AtomicU64,
+    /// When the search started.
+    pub start: Instant,
+}
+
+/// A root move with what the search learnt about it.
+#[derive(Clone, Debug)]
+pub struct RootMove {
+    /// The move.
+    pub mv: Move,
+    /// Score of the latest search of this move (-INFINITE if not searched this iteration).
+    pub score: Value,
+    /// Score at the previous iteration.
+    pub prev_score: Value,
+    /// Selective depth reached.
+    pub sel_depth: usize,
+    /// Principal variation starting with `mv`.
+    pub pv: Vec<Move>,
+}
+
+#[derive(Clone, Copy)]
+struct Frame {
+    static_eval: Value,
+    killers: [Move; 2],
+    current: Move,
+}
+
+/// Time control of the main worker.
+pub struct Clock {
+    /// The plan.
+    pub plan: TimePlan,
+    /// Still pondering (no time limit until ponderhit).
+    pub pondering: bool,
+    /// When our own clock started (the search start, or ponderhit).
+    pub start: Instant,
+}
+
+/// One search thread.
+pub struct Worker<'a, E: Evaluator> {
+    /// 0 for the main thread.
+    pub id: usize,
+    /// The thread's own copy of the position.
+    pub pos: Position,
+    eval: &'a E,
+    est: E::Stack,
+    shared: &'a Shared<'a>,
+    cfg: SearchConfig,
+    history: &'a mut History,
+    frames: Vec<Frame>,
+    pv: Vec<[Move; MAX_PLY + 1]>,
+    pv_len: Vec<usize>,
+    reductions: Vec<i32>,
+    /// Root moves, best first after each iteration.
+    pub root_moves: Vec<RootMove>,
+    /// Nodes searched by this worker.
+    pub nodes: u64,
+    published: u64,
+    sel_depth: usize,
+    pv_idx: usize,
+    root_depth: i32,
+    /// Last fully searched depth.
+    pub completed_depth: i32,
+    root_side: Color,
+    /// Time control (main worker only).
+    pub clock: Option<Clock>,
+}
+
+const QS_DEPTH: i32 = 0;
+
+impl<'a, E: Evaluator> Worker<'a, E> {
+    /// A worker over `pos` (with its history) searching `root_moves` (all legal moves if empty).
+    pub fn new(
+        id: usize,
+        pos: Position,
+        eval: &'a E,
+        shared: &'a Shared<'a>,
+        cfg: SearchConfig,
+        history: &'a mut History,
+        search_moves: &[Move],
+    ) -> Worker<'a, E> {
+        let mut est = eval.new_stack();
+        eval.reset(&mut est, &pos);
+        let legal = pos.legal_moves();
+        let root_moves = legal
+            .iter()
+            .filter(|m| search_moves.is_empty() || search_moves.iter().any(|s| s.same(**m)))
+            .map(|&mv| RootMove {
+                mv,
+                score: -INFINITE,
+                prev_score: -INFINITE,
+                sel_depth: 0,
+                pv: vec![mv],
+            })
+            .collect();
+        let mut reductions = vec![0i32; 64 * 64];
+        for d in 1..64 {
+            for m in 1..64 {
+                reductions[d * 64 + m] = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+            }
+        }
+        let root_side = pos.side_to_move();
+        Worker {
+            id,
+            pos,
+            eval,
+            est,
+            shared,
+            cfg,
+            history,
+            frames: vec![
+                Frame {
+                    static_eval: 0,
+                    killers: [Move::NONE; 2],
+                    current: Move::NONE
+                };
+                MAX_PLY + 4
+            ],
+            pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
+            pv_len: vec![0; MAX_PLY + 1],
+            reductions,
+            root_moves,
+            nodes: 0,
+            published: 0,
+            sel_depth: 0,
+            pv_idx: 0,
+            root_depth: 0,
+            completed_depth: 0,
+            root_side,
+            clock: None,
+        }
+    }
+
+    #[inline(always)]
+    fn reduction(&self, depth: i32, move_count: usize) -> i32 {
+        self.reductions[(depth.clamp(0, 63) as usize) * 64 + move_count.min(63)]
+    }
+
+    #[inline(always)]
+    fn aborted(&self) -> bool {
+        self.shared.abort.load(Ordering::Relaxed)
+    }
+
+    fn elapsed_ms(&self) -> u64 {
+        self.shared.start.elapsed().as_millis() as u64
+    }
+
+    /// Called every 1024 nodes: publishes the node count and, on the main worker, checks
+    /// stop, ponderhit, time and the node limit.
+    fn check_limits(&mut self) {
+        let delta = self.nodes - self.published;
+        self.published = self.nodes;
+        let total = self.shared.total_nodes.fetch_add(delta, Ordering::Relaxed) + delta;
+        if self.shared.signals.is_stopped() {
+            self.shared.abort.store(true, Ordering::Relaxed);
+            return;
+        }
+        if self.id != 0 {
+            return;
+        }
+        if self.cfg.node_limit > 0 && total >= self.cfg.node_limit {
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+        let Some(clock) = &mut self.clock else { return };
+        if clock.pondering {
+            if !self.shared.signals.is_ponderhit() {
+                return;
+            }
+            clock.pondering = false;
+            clock.start = Instant::now();
+        }
+        if let Some(max) = clock.plan.maximum
+            && clock.start.elapsed() >= max
+        {
+            self.shared.abort.store(true, Ordering::Relaxed);
+        }
+    }
+
+    #[inline(always)]
+    fn evaluate(&mut self) -> Value {
+        self.eval
+            .evaluate(&mut self.est, &self.pos)
+            .clamp(-EVAL_LIMIT, EVAL_LIMIT)
+    }
+
+    #[inline(always)]
+    fn draw_value(&self) -> Value {
+        if self.pos.side_to_move() == self.root_side {
+            self.cfg.draw_value
+        } else {
+            -self.cfg.draw_value
+        }
+    }
+
+    #[inline(always)]
+    fn play(&mut self, m: Move, ply: usize) {
+        self.frames[ply].current = m;
+        self.pos.do_move(m);
+        self.shared.tt.prefetch(self.pos.key());
+        self.eval.push(&mut self.est, &self.pos, m);
+    }
+
+    #[inline(always)]
+    fn unplay(&mut self, m: Move) {
+        self.pos.undo_move(m);
+        self.eval.pop(&mut self.est);
+    }
+
+    fn update_pv(&mut self, ply: usize, m: Move) {
+        let (head, tail) = self.pv.split_at_mut(ply + 1);
+        let child_len = self.pv_len[ply + 1].max(ply + 1);
+        head[ply][ply] = m;
+        for i in ply + 1..child_len {
+            head[ply][i] = tail[0][i];
+        }
+        self.pv_len[ply] = child_len;
+    }
+
+    /// Iterative deepening until a limit or a stop. `report` receives `info` (main worker only).
+    pub fn iterate(&mut self, report: &mut dyn FnMut(&Info)) {
+        if self.root_moves.is_empty() {
+            return;
+        }
+        let mut last_best = Move::NONE;
+        let mut stable = 0u32;
+        let multipv = self.cfg.multipv.clamp(1, self.root_moves.len());
+        let mut completed: Vec<RootMove> = self.root_moves.clone();
+        for depth in 1..=self.cfg.depth_limit.max(1) {
+            // Lazy SMP diversity: odd helpers start each iteration one ply deeper.
+            let depth = if self.id > 0 && self.id % 2 == 1 {
+                depth + 1
+            } else {
+                depth
+            };
+            self.root_depth = depth;
+            for rm in &mut self.root_moves {
+                rm.prev_score = rm.score;
+            }
+            for pv_idx in 0..multipv {
+                self.pv_idx = pv_idx;
+                self.sel_depth = 0;
+                let prev = self.root_moves[pv_idx].prev_score;
+                let mut delta = 40;
+                let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate(prev) {
+                    ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
+                } else {
+                    (-INFINITE, INFINITE)
+                };
+                loop {
+                    let v = self.search_root(depth, alpha, beta);
+                    self.root_moves[pv_idx..].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                    if self.aborted() {
+                        break;
+                    }
+                    if v <= alpha {
+                        beta = (alpha + beta) / 2;
+                        alpha = (v - delta).max(-INFINITE);
+                        if self.id == 0 && self.elapsed_ms() > 3000 {
+                            self.report_line(pv_idx, depth, InfoBound::Upper, report);
+                        }
+                    } else if v >= beta {
+                        beta = (v + delta).min(INFINITE);
+                        if self.id == 0 && self.elapsed_ms() > 3000 {
+                            self.report_line(pv_idx, depth, InfoBound::Lower, report);
+                        }
+                    } else {
+                        break;
+                    }
+                    delta += delta / 2 + 10;
+                }
+                self.root_moves[..=pv_idx].sort_by_key(|rm| std::cmp::Reverse(rm.score));
+                if self.aborted() {
+                    break;
+                }
+            }
+            if self.aborted() {
+                // Trust a partly searched iteration only if its first move was searched.
+                if self.root_moves[0].score == -INFINITE || self.completed_depth == 0 {
+                    if self.completed_depth > 0 {
+                        self.root_moves = completed;
+                    }
+                } else if self.root_moves[0].score < completed[0].score && !completed.is_empty() {
+                    self.root_moves = completed;
+                }
+                break;
+            }
+            self.completed_depth = depth;
+            completed = self.root_moves.clone();
+            if self.id == 0 {
+                for i in 0..multipv {
+                    self.report_line(i, depth, InfoBound::Exact, report);
+                }
+            }
+            // Time: stop iterating when the next iteration is unlikely to finish or change much.
+            let best = self.root_moves[0].mv;
+            if best.same(last_best) {
+                stable += 1;
+            } else {
+                stable = 0;
+                last_best = best;
+            }
+            let score = self.root_moves[0].score;
+            if is_mate(score) && depth >= 2 * (MATE - score.abs()) + 4 {
+                break;
+            }
+            if self.id == 0
+                && let Some(clock) = &self.clock
+                && !clock.pondering
+                && let Some(opt) = clock.plan.optimum
+            {
+                let factor = match stable {
+                    0 => 1.4,
+                    1 => 1.0,
+                    2 => 0.8,
+                    _ => 0.6,
+                };
+                let single_reply = self.root_moves.len() == 1;
+                if single_reply
+                    || clock.start.elapsed().as_secs_f64() > opt.as_secs_f64() * factor * 0.6
+                {
+                    self.shared.abort.store(true, Ordering::Relaxed);
+                    break;
+                }
+            }
+        }
+        self.check_limits();
+    }
+
+    fn report_line(&self, i: usize, depth: i32, bound: InfoBound, report: &mut dyn FnMut(&Info)) {
+        let rm = &self.root_moves[i];
+        let score = if rm.score == -INFINITE {
+            rm.prev_score
+        } else {
+            rm.score
+        };
+        if score == -INFINITE {
+            return;
+        }
+        let ms = self.elapsed_ms();
+        let nodes = self
+            .shared
+            .total_nodes
+            .load(Ordering::Relaxed)
+            .max(self.nodes);
+        report(&Info {
+            depth: Some(depth as u32),
+            seldepth: Some(rm.sel_depth.max(depth as usize) as u32),
+            time_ms: Some(ms),
+            nodes: Some(nodes),
+            nps: Some(nodes * 1000 / ms.max(1)),
+            hashfull: Some(self.shared.tt.hashfull()),
+            score: Some(to_score(score)),
+            bound,
+            multipv: (self.cfg.multipv > 1).then_some(i as u32 + 1),
+            pv: rm.pv.clone(),
+            string: None,
+        });
+    }
+
+    fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value) -> Value {
+        let mut best = -INFINITE;
+        self.pv_len[0] = 0;
+        for i in self.pv_idx..self.root_moves.len() {
+            let m = self.root_moves[i].mv;
+            self.nodes += 1;
+            let quiet = !m.is_capture() && !m.is_promotion();
+            let gives_check = self.pos.gives_check(m);
+            self.play(m, 0);
+            self.pv_len[1] = 1;
+            let new_depth = depth - 1;
+            let mut v;
+            if i == self.pv_idx {
+                v = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+            } else {
+                let r = if depth >= 3 && i > self.pv_idx + 3 && quiet && !gives_check {
+                    1
+                } else {
+                    0
+                };
+                v = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
+                if v > alpha && r > 0 {
+                    v = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
+                }
+                if v > alpha && v < beta {
+                    v = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
+                }
+            }
+            self.unplay(m);
+            if self.aborted() {
+                return best;
+            }
+            let sel = self.sel_depth;
+            let rm = &mut self.root_moves[i];
+            if i == self.pv_idx || v > alpha {
+                rm.score = v;
+                rm.sel_depth = sel;
+                rm.pv.clear();
+                rm.pv.push(m);
+                let len = self.pv_len[1];
+                rm.pv.extend_from_slice(&self.pv[1][1..len.max(1)]);
+                if v > alpha {
+                    alpha = v;
+                }
+            } else {
+                rm.score = -INFINITE;
+            }
+            best = best.max(v);
+            if v >= beta {
+                break;
+            }
+        }
+        best
+    }
+
+    fn search<const PV: bool>(
+        &mut self,
+        mut alpha: Value,
+        mut beta: Value,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Value {
+        if depth <= 0 {
+            return self.qsearch::<PV>(alpha, beta, ply, QS_DEPTH);
+        }
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.aborted() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+            self.sel_depth = self.sel_depth.max(ply);
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        // Repetition, perpetual check, superior/inferior positions.
+        match self.pos.repetition(16) {
+            Repetition::None => {}
+            Repetition::Draw => return self.draw_value(),
+            Repetition::Win => return mate_in(ply),
+            Repetition::Lose => return mated_in(ply),
+            Repetition::Superior => return SUPERIOR,
+            Repetition::Inferior => return -SUPERIOR,
+        }
+        if self.cfg.max_moves_to_draw > 0 && self.pos.game_ply() > self.cfg.max_moves_to_draw {
+            return if in_check && self.pos.has_no_legal_move() {
+                mated_in(ply)
+            } else {
+                self.draw_value()
+            };
+        }
+        // Mate-distance pruning.
+        alpha = alpha.max(mated_in(ply));
+        beta = beta.min(mate_in(ply + 1));
+        if alpha >= beta {
+            return alpha;
+        }
+        // Entering-king declaration wins on the spot.
+        if self.pos.can_declare_win(DeclarationRule::Csa27) {
+            return mate_in(ply + 1);
+        }
+        let key = self.pos.key();
+        let tt_hit = self.shared.tt.probe(key);
+        let tt_move = tt_hit.map_or(Move::NONE, |h| Move::from_raw(h.mv.0 as u32));
+        let tt_value = tt_hit.map_or(-INFINITE, |h| from_tt(h.value, ply));
+        if let Some(h) = tt_hit
+            && !PV
+            && h.depth >= depth
+            && match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => tt_value >= beta,
+                Bound::Upper => tt_value <= alpha,
+                Bound::None => false,
+            }
+        {
+            return tt_value;
+        }
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            match tt_hit {
+                Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
+                _ => self.evaluate(),
+            }
+        };
+        self.frames[ply].static_eval = static_eval;
+        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+        if ply + 2 < self.frames.len() {
+            self.frames[ply + 2].killers = [Move::NONE; 2];
+        }
+        let prev_move = if ply > 0 {
+            self.frames[ply - 1].current
+        } else {
+            Move::NONE
+        };
+
+        if !PV && !in_check {
+            // Razoring: hopeless at low depth, verify with quiescence.
+            if depth <= 2 && static_eval + 250 + 200 * depth < alpha {
+                let v = self.qsearch::<false>(alpha - 1, alpha, ply, QS_DEPTH);
+                if v < alpha {
+                    return v;
+                }
+            }
+            // Reverse futility pruning.
+            if depth < 8
+                && static_eval - 110 * (depth - improving as i32) >= beta
+                && static_eval < SUPERIOR / 2
+            {
+                return static_eval;
+            }
+            // Null-move pruning.
+            if prev_move != Move::NULL
+                && depth >= 3
+                && static_eval >= beta
+                && !is_mate(beta)
+                && ply > 0
+            {
+                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                self.frames[ply].current = Move::NULL;
+                self.pos.do_null_move();
+                self.eval.push_null(&mut self.est, &self.pos);
+                let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
+                self.pos.undo_null_move();
+                self.eval.pop(&mut self.est);
+                if self.aborted() {
+                    return 0;
+                }
+                if v >= beta {
+                    return if is_mate(v) { beta } else { v };
+                }
+            }
+        }
+        // Internal iterative reduction: without a TT move, this node is probably not worth full depth.
+        let depth = if tt_move == Move::NONE && depth >= 4 && (PV || cut_node) {
+            depth - 1
+        } else {
+            depth
+        };
+
+        let killers = self.frames[ply].killers;
+        let counter = self.history.counter(prev_move);
+        let mut picker = MovePicker::new_main(&self.pos, tt_move, killers, counter, self.history);
+        if picker.is_empty() {
+            // No legal move is a loss in shogi, in check or not.
+            return mated_in(ply);
+        }
+        let us = self.pos.side_to_move();
+        let mut best_value = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut move_count = 0usize;
+        let mut quiets = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        while let Some((m, order_score)) = picker.next_move() {
+            move_count += 1;
+            let noisy = m.is_capture() || m.is_promotion();
+            let gives_check = self.pos.gives_check(m);
+            // Shallow-depth pruning once something is known not to lose.
+            if best_value > -MATE_IN_MAX_PLY && !in_check && ply > 0 {
+                if !noisy && !gives_check {
+                    if move_count >= ((3 + depth * depth) / (2 - improving as i32)) as usize {
+                        continue;
+                    }
+                    let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
+                    if lmr_depth < 7 && static_eval + 150 + 120 * lmr_depth <= alpha {
+                        continue;
+                    }
+                    if !see_ge(&self.pos, m, -40 * lmr_depth * lmr_depth) {
+                        continue;
+                    }
+                } else if depth < 7 && !see_ge(&self.pos, m, -120 * depth) {
+                    continue;
+                }
+            }
+            // Check extension for checks that do not lose material, kept within the root depth.
+            let extension = (gives_check
+                && (ply as i32) < 2 * self.root_depth
+                && see_ge(&self.pos, m, 0)) as i32;
+            let new_depth = depth - 1 + extension;
+            self.play(m, ply);
+            let mut v;
+            let reducible = !noisy || is_bad_capture_score(order_score);
+            if depth >= 2 && move_count > 1 + PV as usize && reducible {
+                let mut r = self.reduction(depth, move_count);
+                if PV {
+                    r -= 1;
+                }
+                if cut_node {
+                    r += 1;
+                }
+                if !improving {
+                    r += 1;
+                }
+                if gives_check {
+                    r -= 1;
+                }
+                if !noisy {
+                    r -= self.history.get(us, m) / 6000;
+                }
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                if v > alpha && d < new_depth {
+                    v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                }
+            } else if !PV || move_count > 1 {
+                v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+            } else {
+                v = -INFINITE;
+            }
+            if PV && (move_count == 1 || (v > alpha && v < beta)) {
+                self.pv_len[ply + 1] = ply + 1;
+                v = -self.search::<true>(-beta, -alpha, new_depth, ply + 1, false);
+            }
+            self.unplay(m);
+            if self.aborted() {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+            if !noisy && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            }
+        }
+        if best_value == -INFINITE {
+            // Every move was pruned (cannot happen in check, where nothing is pruned).
+            best_value = alpha;
+        }
+        if best_value >= beta
+            && !best_move.is_capture()
+            && !best_move.is_promotion()
+            && best_move.is_some()
+        {
+            let bonus = (depth * depth * 16).min(2000);
+            self.history.update(us, best_move, bonus);
+            for &q in &quiets[..n_quiets] {
+                if !q.same(best_move) {
+                    self.history.update(us, q, -bonus);
+                }
+            }
+            let f = &mut self.frames[ply];
+            if !f.killers[0].same(best_move) {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best_move;
+            }
+            self.history.set_counter(prev_move, best_move);
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move.to_move16(),
+            to_tt(best_value, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_value
+    }
+
+    fn qsearch<const PV: bool>(
+        &mut self,
+        mut alpha: Value,
+        beta: Value,
+        ply: usize,
+        depth: i32,
+    ) -> Value {
+        self.nodes += 1;
+        if self.nodes & 1023 == 0 {
+            self.check_limits();
+        }
+        if self.aborted() {
+            return 0;
+        }
+        if PV {
+            self.pv_len[ply] = ply;
+            self.sel_depth = self.sel_depth.max(ply);
+        }
+        let in_check = self.pos.in_check();
+        if ply >= MAX_PLY - 4 {
+            return if in_check { 0 } else { self.evaluate() };
+        }
+        let key = self.pos.key();
+        let tt_hit = self.shared.tt.probe(key);
+        let tt_move = tt_hit.map_or(Move::NONE, |h| Move::from_raw(h.mv.0 as u32));
+        if let Some(h) = tt_hit
+            && !PV
+            && h.depth >= depth
+        {
+            let v = from_tt(h.value, ply);
+            let cut = match h.bound {
+                Bound::Exact => true,
+                Bound::Lower => v >= beta,
+                Bound::Upper => v <= alpha,
+                Bound::None => false,
+            };
+            if cut {
+                return v;
+            }
+        }
+        let mut best_value;
+        let static_eval;
+        if in_check {
+            best_value = -INFINITE;
+            static_eval = -INFINITE;
+        } else {
+            static_eval = match tt_hit {
+                Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
+                _ => self.evaluate(),
+            };
+            best_value = static_eval;
+            if best_value >= beta {
+                if tt_hit.is_none() {
+                    self.shared.tt.store(
+                        key,
+                        Move16(0),
+                        to_tt(best_value, ply),
+                        static_eval,
+                        -1,
+                        Bound::Lower,
+                    );
+                }
+                return best_value;
+            }
+            if best_value > alpha {
+                alpha = best_value;
+            }
+            // Long capture chains: stop looking.
+            if depth <= -12 {
+                return best_value;
+            }
+        }
+        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        if in_check && picker.is_empty() {
+            return mated_in(ply);
+        }
+        let mut best_move = Move::NONE;
+        while let Some((m, _)) = picker.next_move() {
+            if !in_check {
+                // Delta pruning: even winning the piece outright would not reach alpha.
+                if !m.is_promotion()
+                    && static_eval + capture_value(m.captured().piece_type()) + 200 <= alpha
+                {
+                    continue;
+                }
+                if !see_ge(&self.pos, m, 0) {
+                    continue;
+                }
+            }
+            self.play(m, ply);
+            let v = -self.qsearch::<PV>(-beta, -alpha, ply + 1, depth - 1);
+            self.unplay(m);
+            if self.aborted() {
+                return 0;
+            }
+            if v > best_value {
+                best_value = v;
+                if v > alpha {
+                    best_move = m;
+                    if PV {
+                        self.update_pv(ply, m);
+                    }
+                    if v >= beta {
+                        break;
+                    }
+                    alpha = v;
+                }
+            }
+        }
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move.to_move16(),
+            to_tt(best_value, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+        best_value
+    }
+}

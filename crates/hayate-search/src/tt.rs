@@ -1,0 +1,218 @@
+//! The shared transposition table: lock-free, 4-entry buckets of one cache line, aging by
+//! generation. Each entry is two atomics: the data word and the key XOR the data, so a torn
+//! read from a racing writer fails the key check instead of returning mixed data.
+
+use hayate_core::Move16;
+use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+
+/// Bound of a stored value.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Bound {
+    /// No value stored.
+    None = 0,
+    /// Value ≤ true score... fail-high: the true value is at least this.
+    Lower = 1,
+    /// Fail-low: the true value is at most this.
+    Upper = 2,
+    /// Exact value.
+    Exact = 3,
+}
+
+/// What a probe found.
+#[derive(Clone, Copy, Debug)]
+pub struct TtHit {
+    /// Best or refutation move (16-bit; validate before use).
+    pub mv: Move16,
+    /// Stored value (TT form: see `value::from_tt`).
+    pub value: i32,
+    /// Stored static evaluation.
+    pub eval: i32,
+    /// Depth of the search that stored it.
+    pub depth: i32,
+    /// Bound of `value`.
+    pub bound: Bound,
+}
+
+#[repr(C)]
+struct Entry {
+    key_xor_data: AtomicU64,
+    data: AtomicU64,
+}
+
+#[repr(C, align(64))]
+struct Bucket {
+    entries: [Entry; 4],
+}
+
+/// The table.
+pub struct TranspositionTable {
+    buckets: Vec<Bucket>,
+    generation: AtomicU8,
+}
+
+fn pack(mv: Move16, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
+    (mv.0 as u64)
+        | ((value as i16 as u16 as u64) << 16)
+        | ((eval as i16 as u16 as u64) << 32)
+        | (((depth.clamp(-1, 254) + 1) as u8 as u64) << 48)
+        | ((bound as u64) << 56)
+        | (((generation & 0x3f) as u64) << 58)
+}
+
+fn unpack(d: u64) -> TtHit {
+    let bound = match (d >> 56) & 3 {
+        1 => Bound::Lower,
+        2 => Bound::Upper,
+        3 => Bound::Exact,
+        _ => Bound::None,
+    };
+    TtHit {
+        mv: Move16(d as u16),
+        value: (d >> 16) as u16 as i16 as i32,
+        eval: (d >> 32) as u16 as i16 as i32,
+        depth: ((d >> 48) & 0xff) as i32 - 1,
+        bound,
+    }
+}
+
+impl TranspositionTable {
+    /// A table of about `mb` megabytes (at least one bucket).
+    pub fn new(mb: usize) -> TranspositionTable {
+        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
+        let mut buckets = Vec::with_capacity(n);
+        buckets.resize_with(n, || Bucket {
+            entries: std::array::from_fn(|_| Entry {
+                key_xor_data: AtomicU64::new(0),
+                data: AtomicU64::new(0),
+            }),
+        });
+        TranspositionTable {
+            buckets,
+            generation: AtomicU8::new(0),
+        }
+    }
+
+    /// Forgets everything.
+    pub fn clear(&self) {
+        for b in &self.buckets {
+            for e in &b.entries {
+                e.key_xor_data.store(0, Ordering::Relaxed);
+                e.data.store(0, Ordering::Relaxed);
+            }
+        }
+        self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Starts a new search: entries of older searches become replaceable first.
+    pub fn new_search(&self) {
+        self.generation.fetch_add(1, Ordering::Relaxed);
+    }
+
+    #[inline(always)]
+    fn bucket(&self, key: u64) -> &Bucket {
+        let i = ((key as u128 * self.buckets.len() as u128) >> 64) as usize;
+        &self.buckets[i]
+    }
+
+    /// Hints the CPU to fetch the bucket of `key`.
+    #[inline(always)]
+    pub fn prefetch(&self, key: u64) {
+        #[cfg(target_arch = "x86_64")]
+        {
+            let p = self.bucket(key) as *const Bucket as *const i8;
+            // SAFETY: prefetching is a hint with no memory effect; `p` points into our buffer.
+            unsafe { std::arch::x86_64::_mm_prefetch(p, std::arch::x86_64::_MM_HINT_T0) };
+        }
+    }
+
+    /// Looks up `key`.
+    #[inline]
+    pub fn probe(&self, key: u64) -> Option<TtHit> {
+        for e in &self.bucket(key).entries {
+            let d = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ d == key && d != 0 {
+                return Some(unpack(d));
+            }
+        }
+        None
+    }
+
+    /// Stores a result. Replaces the same key, else the shallowest/oldest entry of the bucket.
+    #[allow(clippy::too_many_arguments)]
+    #[inline]
+    pub fn store(&self, key: u64, mv: Move16, value: i32, eval: i32, depth: i32, bound: Bound) {
+        let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
+        let bucket = self.bucket(key);
+        let mut victim = &bucket.entries[0];
+        let mut worst = i32::MAX;
+        for e in &bucket.entries {
+            let d = e.data.load(Ordering::Relaxed);
+            if e.key_xor_data.load(Ordering::Relaxed) ^ d == key {
+                let old = unpack(d);
+                // Keep the old move when we have none, and a deeper exact result of this search.
+                let mv = if mv.0 == 0 { old.mv } else { mv };
+                if bound != Bound::Exact
+                    && old.depth > depth + 3
+                    && ((d >> 58) as u8 & 0x3f) == generation
+                {
+                    return;
+                }
+                let nd = pack(mv, value, eval, depth, bound, generation);
+                e.data.store(nd, Ordering::Relaxed);
+                e.key_xor_data.store(key ^ nd, Ordering::Relaxed);
+                return;
+            }
+            let age = (generation.wrapping_sub((d >> 58) as u8) & 0x3f) as i32;
+            let worth = unpack(d).depth - 8 * age;
+            if worth < worst {
+                worst = worth;
+                victim = e;
+            }
+        }
+        let nd = pack(mv, value, eval, depth, bound, generation);
+        victim.data.store(nd, Ordering::Relaxed);
+        victim.key_xor_data.store(key ^ nd, Ordering::Relaxed);
+    }
+
+    /// Permille of the first 1000 buckets' entries written in this search.
+    pub fn hashfull(&self) -> u32 {
+        let generation = self.generation.load(Ordering::Relaxed) & 0x3f;
+        let n = self.buckets.len().min(250);
+        let mut used = 0;
+        for b in &self.buckets[..n] {
+            for e in &b.entries {
+                let d = e.data.load(Ordering::Relaxed);
+                if d != 0 && ((d >> 58) as u8 & 0x3f) == generation {
+                    used += 1;
+                }
+            }
+        }
+        (used * 1000 / (n * 4).max(1)) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn store_and_probe_round_trip() {
+        let tt = TranspositionTable::new(1);
+        tt.store(
+            0xdead_beef_1234_5678,
+            Move16(0x1234),
+            -31_000,
+            77,
+            12,
+            Bound::Lower,
+        );
+        let h = tt.probe(0xdead_beef_1234_5678).expect("stored");
+        assert_eq!(
+            (h.mv.0, h.value, h.eval, h.depth, h.bound),
+            (0x1234, -31_000, 77, 12, Bound::Lower)
+        );
+        assert!(tt.probe(0x1111).is_none());
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+}
