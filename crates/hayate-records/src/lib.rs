@@ -32,3 +32,9 @@ pub use data::writer::RecordWriter;
 pub type HcpeReader<R> = FixedReader<R, Hcpe>;
 /// Reads psv records.
 pub type PsvReader<R> = FixedReader<R, Psv>;
+
+pub mod game;
+
+pub use game::error::{ParseError, ParseErrorKind};
+pub use game::record::{EndKind, GameEnd, GameRecord, MoveEntry, Outcome};
+pub use game::text::TextEncoding;

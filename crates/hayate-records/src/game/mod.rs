@@ -1,0 +1,7 @@
+//! Game records: one in-memory [`GameRecord`] and the CSA, KIF, KI2 and JKF formats.
+
+pub mod csa;
+pub mod error;
+pub mod names;
+pub mod record;
+pub mod text;

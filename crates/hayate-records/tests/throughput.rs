@@ -1,0 +1,82 @@
+//! hcpe read throughput (run by hand: `cargo test --release -p hayate-records --test throughput
+//! -- --ignored --nocapture`).
+
+use hayate_core::Position;
+use hayate_records::*;
+use std::time::Instant;
+
+/// Positions from random play with a fixed-seed LCG, as hcpe bytes.
+fn make_hcpe(n: usize) -> Vec<u8> {
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut rnd = move |k: usize| {
+        seed = seed
+            .wrapping_mul(6364136223846793005)
+            .wrapping_add(1442695040888963407);
+        ((seed >> 33) as usize) % k
+    };
+    let mut w = RecordWriter::new(Vec::new());
+    let mut pos = Position::startpos();
+    while w.records() < n as u64 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() || pos.game_ply() > 200 {
+            pos = Position::startpos();
+            continue;
+        }
+        let m = moves[rnd(moves.len())];
+        let rec = Hcpe {
+            hcp: Hcp::from_position(&pos).expect("full set"),
+            eval: rnd(2000) as i16 - 1000,
+            best_move16: AperyMove16::from_move(m),
+            result: rnd(3) as u8,
+            padding: 0,
+        };
+        w.write(&rec).expect("in memory");
+        pos.do_move(m);
+    }
+    w.finish().expect("in memory")
+}
+
+#[test]
+#[ignore]
+fn hcpe_read_throughput() {
+    let n = 200_000;
+    let bytes = make_hcpe(n);
+    let mb = bytes.len() as f64 / 1e6;
+
+    let t = Instant::now();
+    let recs: Vec<Hcpe> = HcpeReader::new(&bytes[..], ErrorPolicy::Stop)
+        .collect::<Result<_, _>>()
+        .expect("reads");
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "read + hcp check: {n} records, {mb:.1} MB in {s:.3} s = {:.0} MB/s",
+        mb / s
+    );
+
+    let t = Instant::now();
+    let mut sum = 0u64;
+    for r in HcpeReader::new(&bytes[..], ErrorPolicy::Stop) {
+        let raw = r.expect("reads").hcp.decode().expect("decodes");
+        sum += raw.hands[0].raw() as u64;
+    }
+    let s = t.elapsed().as_secs_f64();
+    println!(
+        "into RawPosition: {:.0} MB/s ({:.0} k records/s) [{sum}]",
+        mb / s,
+        n as f64 / s / 1e3
+    );
+
+    let t = Instant::now();
+    let mut legal = 0usize;
+    for r in &recs {
+        let pos = r.position().expect("valid");
+        legal += r.best_move(&pos).is_some() as usize;
+    }
+    let s = t.elapsed().as_secs_f64();
+    assert_eq!(legal, n);
+    println!(
+        "into checked Position + legal best move: {:.1} MB/s ({:.0} k records/s)",
+        mb / s,
+        n as f64 / s / 1e3
+    );
+}
