@@ -87,7 +87,7 @@ fn add_to_hand(raw: &mut RawPosition, c: Color, pt: PieceType) -> bool {
 /// `P+`/`P-` lines: `XYPP` groups, `00` = hand, `00AL` = all remaining pieces.
 fn parse_p_side(raw: &mut RawPosition, c: Color, rest: &str) -> Option<()> {
     let b = rest.as_bytes();
-    if b.len() % 4 != 0 {
+    if !b.len().is_multiple_of(4) {
         return None;
     }
     for g in b.chunks(4) {
@@ -393,7 +393,7 @@ fn parse_rank_line(raw: &mut RawPosition, rank: u8, cells: &str) -> Option<()> {
 }
 
 fn time_text(ms: u64) -> String {
-    if ms % 1000 == 0 {
+    if ms.is_multiple_of(1000) {
         format!("{}", ms / 1000)
     } else {
         format!("{}.{:03}", ms / 1000, ms % 1000)
@@ -459,7 +459,7 @@ pub fn write_csa(rec: &GameRecord) -> Result<String, hayate_core::SfenError> {
         .iter()
         .filter_map(|m| m.time_ms)
         .chain(rec.end.iter().filter_map(|e| e.time_ms))
-        .any(|t| t % 1000 != 0);
+        .any(|t| !t.is_multiple_of(1000));
     let mut s = String::new();
     if fractional {
         s.push_str("'CSA encoding=UTF-8\nV3.0\n");

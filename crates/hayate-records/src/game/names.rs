@@ -111,7 +111,7 @@ pub fn kanji_count_text(n: u32) -> String {
     if n >= 10 {
         s.push('十');
     }
-    if n % 10 != 0 {
+    if !n.is_multiple_of(10) {
         s.push(kansuji((n % 10) as u8));
     }
     s

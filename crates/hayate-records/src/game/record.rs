@@ -153,7 +153,7 @@ impl GameRecord {
         } else {
             Color::Black
         };
-        if self.moves.len() % 2 == 0 {
+        if self.moves.len().is_multiple_of(2) {
             start
         } else {
             !start
