@@ -6,7 +6,9 @@
 //! - [`compact`]: the 1496-class compact policy (the labels a legal move can produce);
 //! - [`novice`]: Novice's 85 input channels and auxiliary targets;
 //! - [`prelude`]: prelude's 95 tokens;
-//! - [`jsonl`]: the feature dump of `hayate dataset features`.
+//! - [`jsonl`]: the feature dump of `hayate dataset features`;
+//! - [`dataset`]: training samples from hcpe/hcpe3 files, shuffling, batches on worker threads,
+//!   file statistics.
 //!
 //! Everything is from the side to move: colour 0 is the side to move and the board is rotated
 //! 180° when White is to move.
@@ -26,6 +28,7 @@
 #![deny(missing_docs)]
 
 pub mod compact;
+pub mod dataset;
 pub mod features;
 pub mod jsonl;
 pub mod labels;
