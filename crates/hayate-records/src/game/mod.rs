@@ -2,6 +2,8 @@
 
 pub mod csa;
 pub mod error;
+pub mod japanese;
+pub mod kif;
 pub mod names;
 pub mod record;
 pub mod text;
