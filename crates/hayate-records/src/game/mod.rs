@@ -3,6 +3,7 @@
 pub mod csa;
 pub mod error;
 pub mod japanese;
+pub mod ki2;
 pub mod kif;
 pub mod names;
 pub mod record;
