@@ -102,8 +102,7 @@ pub fn parse_move(
     let (pt, used) = parse_kanji_piece(rest).ok_or_else(bad)?;
     rest = &rest[used..];
     let mut words = Vec::new();
-    loop {
-        let Some(ch) = rest.chars().next() else { break };
+    while let Some(ch) = rest.chars().next() {
         let w = match ch {
             '左' => Word::Left,
             '右' => Word::Right,
