@@ -21,10 +21,7 @@ fn net() -> &'static Nnue {
 }
 
 fn isas() -> Vec<Isa> {
-    [Isa::Scalar, Isa::Avx2]
-        .into_iter()
-        .filter(|i| i.is_available())
-        .collect()
+    Isa::ALL.into_iter().filter(|i| i.is_available()).collect()
 }
 
 #[test]
@@ -101,15 +98,21 @@ fn nnue_incremental_equals_refresh_along_random_games() {
 }
 
 #[test]
-fn scalar_and_simd_accumulators_are_identical() {
-    let Some(simd) = net().with_isa(Isa::Avx2) else {
-        return;
-    };
+fn every_isa_gives_the_scalar_accumulators_and_outputs() {
     let scalar = net().with_isa(Isa::Scalar).expect("always");
-    for s in positions().iter().take(50) {
-        let pos = Position::from_sfen(s).expect("valid");
-        let (a, b) = (scalar.refresh(&pos), simd.refresh(&pos));
-        assert_eq!(a.halves, b.halves, "{s}");
+    for isa in isas() {
+        let n = net().with_isa(isa).expect("available");
+        for s in positions().iter().take(50) {
+            let pos = Position::from_sfen(s).expect("valid");
+            let (a, b) = (scalar.refresh(&pos), n.refresh(&pos));
+            assert_eq!(a.halves, b.halves, "{isa:?} {s}");
+            for stm in [hayate_core::Color::Black, hayate_core::Color::White] {
+                assert_eq!(
+                    scalar.evaluate_accumulator(&a, stm),
+                    n.evaluate_accumulator(&b, stm)
+                );
+            }
+        }
     }
 }
 

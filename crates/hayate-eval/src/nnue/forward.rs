@@ -26,6 +26,17 @@ pub fn raw_output(net: &Network, isa: Isa, stm: &[i16; HALF], opp: &[i16; HALF])
                 hidden_relu(&avx2::affine(&h1, &net.l2_weight, &net.l2_bias))
             }
         }
+        #[cfg(target_arch = "x86_64")]
+        Isa::Avx512Vnni => {
+            use crate::simd::{avx2, avx512vnni};
+            // SAFETY: an `Isa::Avx512Vnni` reaches here only after `Isa::is_available` said
+            // the CPU has AVX2, AVX-512F/BW and AVX-512 VNNI.
+            unsafe {
+                avx2::transform(stm, opp, &mut x);
+                let h1 = hidden_relu(&avx512vnni::affine(&x, &net.l1_weight, &net.l1_bias));
+                hidden_relu(&avx2::affine(&h1, &net.l2_weight, &net.l2_bias))
+            }
+        }
         _ => {
             scalar::transform(stm, opp, &mut x);
             let h1 = hidden_relu(&scalar::affine(&x, &net.l1_weight, &net.l1_bias));

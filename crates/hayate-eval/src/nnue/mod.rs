@@ -111,9 +111,9 @@ impl Nnue {
     fn update(&self, dst: &mut [i16; HALF], src: &[i16; HALF], removed: &[u32], added: &[u32]) {
         match self.isa {
             #[cfg(target_arch = "x86_64")]
-            // SAFETY: `self.isa` is Avx2 only when `Isa::is_available` confirmed AVX2
-            // (`Isa::detect` and `with_isa` are the only ways to set it).
-            Isa::Avx2 => unsafe {
+            // SAFETY: `self.isa` is Avx2 or Avx512Vnni only when `Isa::is_available` confirmed
+            // AVX2 (`Isa::detect` and `with_isa` are the only ways to set it).
+            Isa::Avx2 | Isa::Avx512Vnni => unsafe {
                 crate::simd::avx2::update(dst, src, &self.net.ft_weight, removed, added)
             },
             _ => scalar::update(dst, src, &self.net.ft_weight, removed, added),

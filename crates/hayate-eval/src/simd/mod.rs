@@ -7,6 +7,8 @@ pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]
 pub mod avx2;
+#[cfg(target_arch = "x86_64")]
+pub mod avx512vnni;
 
 /// An instruction set the NNUE kernels can use.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -15,12 +17,19 @@ pub enum Isa {
     Scalar,
     /// x86-64 AVX2 intrinsics.
     Avx2,
+    /// AVX2 for the accumulator, AVX-512 VNNI (`vpdpbusd`) for the affine layers.
+    Avx512Vnni,
 }
 
 impl Isa {
+    /// Every instruction set, scalar first.
+    pub const ALL: [Isa; 3] = [Isa::Scalar, Isa::Avx2, Isa::Avx512Vnni];
+
     /// The best instruction set this CPU supports.
     pub fn detect() -> Isa {
-        if Isa::Avx2.is_available() {
+        if Isa::Avx512Vnni.is_available() {
+            Isa::Avx512Vnni
+        } else if Isa::Avx2.is_available() {
             Isa::Avx2
         } else {
             Isa::Scalar
@@ -33,8 +42,15 @@ impl Isa {
             Isa::Scalar => true,
             #[cfg(target_arch = "x86_64")]
             Isa::Avx2 => std::is_x86_feature_detected!("avx2"),
+            #[cfg(target_arch = "x86_64")]
+            Isa::Avx512Vnni => {
+                std::is_x86_feature_detected!("avx2")
+                    && std::is_x86_feature_detected!("avx512f")
+                    && std::is_x86_feature_detected!("avx512bw")
+                    && std::is_x86_feature_detected!("avx512vnni")
+            }
             #[cfg(not(target_arch = "x86_64"))]
-            Isa::Avx2 => false,
+            Isa::Avx2 | Isa::Avx512Vnni => false,
         }
     }
 }
