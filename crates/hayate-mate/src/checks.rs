@@ -1,0 +1,171 @@
+//! The attacker's legal checking moves, generated from the squares that attack the enemy king
+//! instead of filtering every legal move: mate searches call this at every attacker node.
+
+use hayate_core::attacks::{king_attacks, line_through};
+use hayate_core::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, attacks};
+
+/// Ranks where a piece of type `pt` and colour `c` could never move again (no drop or
+/// non-promotion may end there).
+#[inline(always)]
+pub(crate) fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
+    const B1: Bitboard = Bitboard::rank(1);
+    const B12: Bitboard = Bitboard::ranks(1, 2);
+    const W1: Bitboard = Bitboard::rank(9);
+    const W12: Bitboard = Bitboard::ranks(8, 9);
+    match (c, pt) {
+        (Color::Black, PieceType::PAWN | PieceType::LANCE) => B1,
+        (Color::Black, PieceType::KNIGHT) => B12,
+        (Color::White, PieceType::PAWN | PieceType::LANCE) => W1,
+        (Color::White, PieceType::KNIGHT) => W12,
+        _ => Bitboard::EMPTY,
+    }
+}
+
+/// The promotion zone of `c`.
+#[inline(always)]
+pub(crate) fn promotion_zone(c: Color) -> Bitboard {
+    const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+    ZONE[c.index()]
+}
+
+/// Appends every legal move of the side to move that gives check. Nothing when the enemy king
+/// is absent. Pawn drops that would mate are left out (打ち歩詰め), as in the rules core.
+pub fn generate_checks(pos: &Position, list: &mut MoveList) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let Some(ksq) = pos.king_square(them) else {
+        return;
+    };
+    if pos.in_check() {
+        // Rare in problems: the attacker must answer a check first, so filter its evasions.
+        let mut all = MoveList::new();
+        pos.generate_legal(&mut all);
+        for &m in all.iter() {
+            if pos.gives_check(m) {
+                list.push(m);
+            }
+        }
+        return;
+    }
+    let occ = pos.occupied();
+    let empty = Bitboard::ALL.and_not(occ);
+
+    // Drops: a piece of ours on a square it attacks the king from is a piece of theirs on
+    // the king's square attacking that square.
+    let hand = pos.hand(us);
+    if !hand.is_empty() {
+        for pt in PieceType::HAND_TYPES {
+            if !hand.has(pt) {
+                continue;
+            }
+            let mut tos = (attacks(them, pt, ksq, occ) & empty).and_not(dead_ranks(us, pt));
+            if pt == PieceType::PAWN {
+                tos = tos.and_not(pos.pawn_files(us));
+                if let Some(sq) = tos.lsb()
+                    && pos.is_pawn_drop_mate(sq)
+                {
+                    tos.clear(sq);
+                }
+            }
+            let pc = Piece::new(us, pt);
+            for to in tos {
+                list.push(Move::new_drop(pc, to));
+            }
+        }
+    }
+
+    // Board moves: direct checks land on a checking square of the moved (or promoted) type;
+    // a piece shielding the king from one of our sliders checks by moving off the line.
+    let discoverers = pos.state().blockers[them.index()] & pos.pieces(us);
+    let pinned = pos.pinned(us);
+    let our_king = pos.king_square(us);
+    let targets = Bitboard::ALL.and_not(pos.pieces(us));
+    let zone = promotion_zone(us);
+    for from in pos.pieces(us) {
+        let pc = pos.piece_on(from);
+        let pt = pc.piece_type();
+        let from_bb = Bitboard::from_square(from);
+        let mut tos = attacks(us, pt, from, occ) & targets;
+        if let (true, Some(k)) = (pinned.contains(from), our_king) {
+            tos &= line_through(k, from);
+        }
+        if !discoverers.contains(from) {
+            let occ_wo = occ ^ from_bb;
+            let mut cand = attacks(them, pt, ksq, occ_wo);
+            if pt.can_promote() {
+                cand |= attacks(them, pt.promoted(), ksq, occ_wo);
+            }
+            tos &= cand;
+        }
+        if tos.is_empty() {
+            continue;
+        }
+        if pt == PieceType::KING {
+            let occ_wo = occ ^ from_bb;
+            for to in tos & king_attacks(from) {
+                if !pos.is_attacked_by(them, to, occ_wo) {
+                    push_if_check(pos, list, Move::new_board(from, to, false, pc, pos.piece_on(to)));
+                }
+            }
+            continue;
+        }
+        let dead = dead_ranks(us, pt);
+        let can_promote = pt.can_promote();
+        for to in tos {
+            let cap = pos.piece_on(to);
+            if can_promote && (zone.contains(from) || zone.contains(to)) {
+                push_if_check(pos, list, Move::new_board(from, to, true, pc, cap));
+            }
+            if !dead.contains(to) {
+                push_if_check(pos, list, Move::new_board(from, to, false, pc, cap));
+            }
+        }
+    }
+}
+
+#[inline(always)]
+fn push_if_check(pos: &Position, list: &mut MoveList, m: Move) {
+    if pos.gives_check(m) {
+        list.push(m);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Legal moves that give check, the slow way.
+    fn reference(pos: &Position) -> Vec<u32> {
+        let mut v: Vec<u32> = pos
+            .legal_moves()
+            .iter()
+            .filter(|&&m| pos.gives_check(m))
+            .map(|m| m.raw())
+            .collect();
+        v.sort();
+        v
+    }
+
+    #[test]
+    fn checks_match_filtered_legal_moves_on_problem_positions() {
+        for sfen in crate::testdata::all_sfens() {
+            let pos = Position::from_sfen(&sfen).expect("valid sfen");
+            let mut l = MoveList::new();
+            generate_checks(&pos, &mut l);
+            let mut got: Vec<u32> = l.iter().map(|m| m.raw()).collect();
+            got.sort();
+            assert_eq!(got, reference(&pos), "{sfen}");
+        }
+    }
+
+    #[test]
+    fn checks_match_filtered_legal_moves_along_random_games() {
+        crate::testdata::random_walk_positions(3000, |pos| {
+            let mut l = MoveList::new();
+            generate_checks(pos, &mut l);
+            let mut got: Vec<u32> = l.iter().map(|m| m.raw()).collect();
+            got.sort();
+            assert_eq!(got, reference(pos), "{}", pos.to_sfen());
+        });
+    }
+}

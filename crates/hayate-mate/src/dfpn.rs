@@ -1,0 +1,504 @@
+//! df-pn (depth-first proof-number search) with the df-pn+ thresholds (the 1+ε trick), a
+//! bounded transposition table with hand superiority and garbage collection, proof and
+//! disproof hands, and path-aware repetition: a position repeated on the current path fails
+//! for the attacker, and a disproof that rests on such a repetition is kept only in the
+//! parent's local child list, never stored as a final result.
+
+use crate::checks::generate_checks;
+use crate::hands::{
+    add_interposition_types, before, intersection, limit_for_defender_drop,
+    remove_checking_drop_types, terminal_disproof_hand, terminal_proof_hand, union,
+};
+use crate::futile::{Defence, only_futile};
+use crate::mate1::mate_in_1_and_checks;
+use crate::tt::{INF, Probe, Tt};
+use hayate_core::{Color, Hand, Move, Move16, MoveList, Position, Repetition};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
+
+/// What a search returns for one node.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct NodeResult {
+    pub pn: u32,
+    pub dn: u32,
+    /// The proof or disproof hand of a final result; the node's hand otherwise.
+    pub hand: Hand,
+    /// Plies of the proof (proven results).
+    pub len: u16,
+    /// A disproof that rests on a repetition of a position on the current path.
+    pub rep: bool,
+}
+
+/// A child of the node being searched, as the parent's loop sees it.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Child {
+    m: Move,
+    key: u64,
+    hand: Hand,
+    pn: u32,
+    dn: u32,
+    len: u16,
+    /// Proof or disproof hand once final.
+    final_hand: Hand,
+    rep: bool,
+}
+
+impl Child {
+    fn apply(&mut self, p: Probe) {
+        self.pn = p.pn;
+        self.dn = p.dn;
+        self.len = p.len;
+        self.final_hand = p.hand;
+    }
+
+    fn set(&mut self, r: NodeResult) {
+        self.pn = r.pn;
+        self.dn = r.dn;
+        self.len = r.len;
+        self.final_hand = r.hand;
+        self.rep = r.rep;
+    }
+
+    fn is_final(&self) -> bool {
+        self.pn == 0 || self.dn == 0
+    }
+}
+
+/// Size of the path filter (a counting Bloom filter over board keys).
+const PATH_FILTER: usize = 4096;
+
+/// The df-pn searcher: table, limits and counters.
+pub(crate) struct Solver<'a> {
+    pub tt: Tt,
+    /// The side that mates (the side to move at the root).
+    pub attacker: Color,
+    /// Moves made.
+    pub nodes: u64,
+    max_nodes: u64,
+    deadline: Option<Instant>,
+    stop: &'a AtomicBool,
+    /// Set once a limit or the stop flag is hit: every frame then unwinds.
+    pub aborted: bool,
+    next_poll: u64,
+    /// Child lists by ply, reused so that the search does not allocate once warm.
+    pool: Vec<Vec<Child>>,
+    /// Board keys of the positions on the current path, to skip most repetition scans.
+    path: Box<[u16; PATH_FILTER]>,
+    /// Which defender moves count.
+    pub defence: Defence,
+}
+
+/// How far a threshold reaches past the second-best child: (1+ε)·x + 1 with ε = 1/4.
+#[inline(always)]
+fn grow(x: u32) -> u32 {
+    if x >= INF {
+        INF
+    } else {
+        (x as u64 + x as u64 / 4 + 1).min(INF as u64) as u32
+    }
+}
+
+impl<'a> Solver<'a> {
+    pub fn new(
+        attacker: Color,
+        hash_mb: usize,
+        max_nodes: u64,
+        deadline: Option<Instant>,
+        stop: &'a AtomicBool,
+    ) -> Solver<'a> {
+        Solver {
+            tt: Tt::new(hash_mb),
+            attacker,
+            nodes: 0,
+            max_nodes,
+            deadline,
+            stop,
+            aborted: false,
+            next_poll: 0,
+            pool: Vec::new(),
+            path: Box::new([0; PATH_FILTER]),
+            defence: Defence::AllLegal,
+        }
+    }
+
+    fn poll(&mut self) {
+        if self.nodes < self.next_poll {
+            return;
+        }
+        self.next_poll = self.nodes + 2048;
+        if self.stop.load(Ordering::Relaxed)
+            || self.nodes >= self.max_nodes
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
+        {
+            self.aborted = true;
+        }
+        if self.tt.hashfull() > 850 {
+            self.tt.collect_garbage();
+        }
+    }
+
+    #[inline(always)]
+    pub fn path_push(&mut self, key: u64) {
+        let i = key as usize % PATH_FILTER;
+        self.path[i] = self.path[i].saturating_add(1);
+    }
+
+    #[inline(always)]
+    pub fn path_pop(&mut self, key: u64) {
+        let i = key as usize % PATH_FILTER;
+        self.path[i] = self.path[i].saturating_sub(1);
+    }
+
+    /// Whether the position repeats one on the path in a way that fails the attacker: the same
+    /// position, or the same board with no more in the attacker's hand.
+    pub fn repeated(&self, pos: &Position) -> bool {
+        if self.path[pos.board_key() as usize % PATH_FILTER] == 0 {
+            return false;
+        }
+        let attacker_to_move = pos.side_to_move() == self.attacker;
+        match pos.repetition(usize::MAX) {
+            Repetition::None => false,
+            Repetition::Draw | Repetition::Win | Repetition::Lose => true,
+            Repetition::Inferior => attacker_to_move,
+            Repetition::Superior => !attacker_to_move,
+        }
+    }
+
+    /// The proof hand of a defender node that is mated: only interposition types matter when
+    /// nothing at all answers the check; when futile drops were set aside, the exact hand.
+    fn mated_proof_hand(&self, pos: &Position, evasions: &MoveList) -> Hand {
+        if evasions.is_empty() {
+            terminal_proof_hand(pos)
+        } else {
+            pos.hand(self.attacker)
+        }
+    }
+
+    /// Whether the defender to move, with these evasions, is mated.
+    fn is_mated(&self, pos: &mut Position, evasions: &MoveList) -> bool {
+        evasions.is_empty() || (self.defence != Defence::AllLegal && only_futile(pos, evasions, self.defence))
+    }
+
+    /// The first look at a child: repetition, the table, then cheap tests (mate in one and no
+    /// check for attacker nodes, no evasion for defender nodes) and the df-pn+ initial numbers.
+    fn init_child(&mut self, pos: &mut Position, m: Move) -> Child {
+        pos.do_move(m);
+        self.nodes += 1;
+        let key = pos.board_key();
+        let hand = pos.hand(self.attacker);
+        let mut c = Child {
+            m,
+            key,
+            hand,
+            pn: 1,
+            dn: 1,
+            len: 0,
+            final_hand: hand,
+            rep: false,
+        };
+        if self.repeated(pos) {
+            c.pn = INF;
+            c.dn = 0;
+            c.rep = true;
+        } else if let Some(p) = self.tt.probe(key, hand) {
+            c.apply(p);
+        } else if pos.side_to_move() == self.attacker {
+            let (m1, n_checks) = mate_in_1_and_checks(pos, self.defence);
+            if let Some(m1) = m1 {
+                pos.do_move(m1);
+                let mut ev = MoveList::new();
+                pos.generate_legal(&mut ev);
+                let ph = self.mated_proof_hand(pos, &ev);
+                pos.undo_move(m1);
+                let ph = before(ph, m1);
+                self.tt.store(key, ph, 0, INF, 1, m1.to_move16(), 1);
+                c.pn = 0;
+                c.dn = INF;
+                c.len = 1;
+                c.final_hand = ph;
+            } else if n_checks == 0 {
+                let dh = terminal_disproof_hand(pos);
+                self.tt.store(key, dh, INF, 0, 0, Move16(0), 1);
+                c.pn = INF;
+                c.dn = 0;
+                c.final_hand = dh;
+            }
+        } else {
+            let mut evasions = MoveList::new();
+            pos.generate_legal(&mut evasions);
+            if self.is_mated(pos, &evasions) {
+                let ph = self.mated_proof_hand(pos, &evasions);
+                self.tt.store(key, ph, 0, INF, 0, Move16(0), 1);
+                c.pn = 0;
+                c.dn = INF;
+                c.final_hand = ph;
+            } else {
+                // df-pn+: more evasions, more to prove.
+                c.pn = evasions.len() as u32;
+            }
+        }
+        pos.undo_move(m);
+        c
+    }
+
+    /// Searches the node at `pos` until it is final, a threshold is reached, or the search is
+    /// aborted. `ply` is the distance from the root (it indexes the child-list pool).
+    pub fn mid(&mut self, pos: &mut Position, th_pn: u32, th_dn: u32, ply: usize) -> NodeResult {
+        self.poll();
+        let or = pos.side_to_move() == self.attacker;
+        let key = pos.board_key();
+        let hand = pos.hand(self.attacker);
+        let start_nodes = self.nodes;
+        let mut moves = MoveList::new();
+        if or {
+            generate_checks(pos, &mut moves);
+        } else {
+            pos.generate_legal(&mut moves);
+        }
+        if moves.is_empty() || (!or && self.is_mated(pos, &moves)) {
+            let r = if or {
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: terminal_disproof_hand(pos),
+                    len: 0,
+                    rep: false,
+                }
+            } else {
+                NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: self.mated_proof_hand(pos, &moves),
+                    len: 0,
+                    rep: false,
+                }
+            };
+            self.tt.store(key, r.hand, r.pn, r.dn, r.len, Move16(0), 1);
+            return r;
+        }
+        if self.pool.len() <= ply {
+            self.pool.resize_with(ply + 1, Vec::new);
+        }
+        let mut children = std::mem::take(&mut self.pool[ply]);
+        children.clear();
+        self.path_push(key);
+        for &m in moves.iter() {
+            let c = self.init_child(pos, m);
+            children.push(c);
+        }
+        let r = self.search_children(pos, &mut children, or, hand, th_pn, th_dn, ply);
+        self.path_pop(key);
+        let amount = self.nodes - start_nodes;
+        let r = self.store_result(pos, key, hand, or, &children, r, amount);
+        self.pool[ply] = children;
+        r
+    }
+
+    /// The df-pn loop over the children of one node.
+    #[allow(clippy::too_many_arguments)]
+    fn search_children(
+        &mut self,
+        pos: &mut Position,
+        children: &mut [Child],
+        or: bool,
+        hand: Hand,
+        th_pn: u32,
+        th_dn: u32,
+        ply: usize,
+    ) -> NodeResult {
+        loop {
+            for c in children.iter_mut() {
+                if !c.rep
+                    && !c.is_final()
+                    && let Some(p) = self.tt.probe(c.key, c.hand)
+                {
+                    c.apply(p);
+                }
+            }
+            // (node pn, node dn, best child, the best child's rival value)
+            let (pn, dn, best, second) = if or {
+                let mut pn = INF;
+                let mut second = INF;
+                let mut best = 0;
+                let mut dn_sum = 0u64;
+                for (i, c) in children.iter().enumerate() {
+                    if c.pn < pn {
+                        second = pn;
+                        pn = c.pn;
+                        best = i;
+                    } else if c.pn < second {
+                        second = c.pn;
+                    }
+                    dn_sum += c.dn as u64;
+                }
+                let dn = if pn == 0 {
+                    INF
+                } else {
+                    dn_sum.min(INF as u64 - 1) as u32
+                };
+                (pn, dn, best, second)
+            } else {
+                let mut dn = INF;
+                let mut second = INF;
+                let mut best = 0;
+                let mut pn_sum = 0u64;
+                for (i, c) in children.iter().enumerate() {
+                    if c.dn < dn {
+                        second = dn;
+                        dn = c.dn;
+                        best = i;
+                    } else if c.dn < second {
+                        second = c.dn;
+                    }
+                    pn_sum += c.pn as u64;
+                }
+                let pn = if dn == 0 {
+                    INF
+                } else {
+                    pn_sum.min(INF as u64 - 1) as u32
+                };
+                (pn, dn, best, second)
+            };
+            if pn == 0 || dn == 0 || pn >= th_pn || dn >= th_dn || self.aborted {
+                return self.node_result(children, or, hand, pn, dn);
+            }
+            let b = children[best];
+            let (cth_pn, cth_dn) = if or {
+                let rest = th_dn as u64 - dn as u64 + b.dn as u64;
+                (th_pn.min(grow(second)), rest.min(INF as u64) as u32)
+            } else {
+                let rest = th_pn as u64 - pn as u64 + b.pn as u64;
+                (rest.min(INF as u64) as u32, th_dn.min(grow(second)))
+            };
+            pos.do_move(b.m);
+            self.nodes += 1;
+            let r = self.mid(pos, cth_pn, cth_dn, ply + 1);
+            pos.undo_move(b.m);
+            children[best].set(r);
+        }
+    }
+
+    /// The node's result from its children's (hands and lengths of final results included).
+    fn node_result(&self, children: &[Child], or: bool, hand: Hand, pn: u32, dn: u32) -> NodeResult {
+        let open = NodeResult {
+            pn,
+            dn,
+            hand,
+            len: 0,
+            rep: false,
+        };
+        if pn == 0 {
+            if or {
+                let Some(c) = children.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len) else {
+                    return open;
+                };
+                NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: before(c.final_hand, c.m),
+                    len: c.len.saturating_add(1),
+                    rep: false,
+                }
+            } else {
+                let mut ph = Hand::EMPTY;
+                let mut len = 0;
+                for c in children {
+                    ph = union(ph, c.final_hand);
+                    len = len.max(c.len);
+                }
+                NodeResult {
+                    pn: 0,
+                    dn: INF,
+                    hand: ph,
+                    len: len.saturating_add(1),
+                    rep: false,
+                }
+            }
+        } else if dn == 0 {
+            let rep = NodeResult {
+                pn: INF,
+                dn: 0,
+                hand,
+                len: 0,
+                rep: true,
+            };
+            if or {
+                if children.iter().any(|c| c.rep) {
+                    return rep;
+                }
+                let mut dh: Option<Hand> = None;
+                for c in children {
+                    let h = before(c.final_hand, c.m);
+                    dh = Some(match dh {
+                        None => h,
+                        Some(d) => intersection(d, h),
+                    });
+                }
+                NodeResult {
+                    pn: INF,
+                    dn: 0,
+                    hand: dh.unwrap_or(hand),
+                    len: 0,
+                    rep: false,
+                }
+            } else {
+                match children.iter().find(|c| c.dn == 0 && !c.rep) {
+                    Some(c) => NodeResult {
+                        pn: INF,
+                        dn: 0,
+                        hand: c.final_hand,
+                        len: 0,
+                        rep: false,
+                    },
+                    None => rep,
+                }
+            }
+        } else {
+            open
+        }
+    }
+
+    /// Finishes the hands that need the position, then stores the node (repetition-dependent
+    /// disproofs are not stored).
+    #[allow(clippy::too_many_arguments)]
+    fn store_result(
+        &mut self,
+        pos: &Position,
+        key: u64,
+        hand: Hand,
+        or: bool,
+        children: &[Child],
+        r: NodeResult,
+        amount: u64,
+    ) -> NodeResult {
+        if r.rep {
+            return r;
+        }
+        let mut r = r;
+        let mut best = Move16(0);
+        if r.pn == 0 {
+            if !or {
+                r.hand = add_interposition_types(pos, r.hand);
+            }
+            let pick = if or {
+                children.iter().filter(|c| c.pn == 0).min_by_key(|c| c.len)
+            } else {
+                children.iter().max_by_key(|c| c.len)
+            };
+            if let Some(c) = pick {
+                best = c.m.to_move16();
+            }
+        } else if r.dn == 0 {
+            if or {
+                r.hand = remove_checking_drop_types(pos, r.hand);
+            } else if let Some(c) = children.iter().find(|c| c.dn == 0 && !c.rep) {
+                r.hand = limit_for_defender_drop(pos, r.hand, c.m);
+                best = c.m.to_move16();
+            }
+        } else {
+            r.hand = hand;
+        }
+        self.tt.store(key, r.hand, r.pn, r.dn, r.len, best, amount);
+        r
+    }
+}

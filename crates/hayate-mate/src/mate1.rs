@@ -1,0 +1,250 @@
+//! Mate in one ply: each candidate check is tested against the defender's evasions on the board
+//! as it would be after the move, without making the move (no state push, no heap).
+
+use crate::checks::{dead_ranks, generate_checks};
+use crate::futile::{Defence, is_mated};
+use hayate_core::attacks::king_attacks;
+use hayate_core::{Bitboard, Move, MoveList, PieceType, Position, Square, attacks, between};
+
+/// A move of the side to move that checkmates at once, if there is one.
+///
+/// Pawn-drop mate is never returned (it is illegal). Works without the attacker's king; returns
+/// `None` when the side to move has no enemy king to mate.
+pub fn mate_in_1(pos: &Position) -> Option<Move> {
+    let ksq = pos.king_square(!pos.side_to_move())?;
+    let mut list = MoveList::new();
+    generate_checks(pos, &mut list);
+    list.iter()
+        .copied()
+        .find(|&m| !(m.is_drop() && m.dropped_type() == PieceType::PAWN) && mates(pos, m, ksq))
+}
+
+/// A mate in one under `defence`: with [`Defence::NoFutileDrops`] a distant check whose only
+/// answers are futile drops also counts.
+pub fn mate_in_1_with(pos: &mut Position, defence: Defence) -> Option<Move> {
+    mate_in_1_and_checks(pos, defence).0
+}
+
+/// A mate in one (as [`mate_in_1_with`]) together with the number of checks available, for
+/// searches that want both from one generation.
+pub(crate) fn mate_in_1_and_checks(pos: &mut Position, defence: Defence) -> (Option<Move>, usize) {
+    let Some(ksq) = pos.king_square(!pos.side_to_move()) else {
+        return (None, 0);
+    };
+    let mut list = MoveList::new();
+    generate_checks(pos, &mut list);
+    let strict = list
+        .iter()
+        .copied()
+        .find(|&m| !(m.is_drop() && m.dropped_type() == PieceType::PAWN) && mates(pos, m, ksq));
+    if strict.is_some() || defence == Defence::AllLegal {
+        return (strict, list.len());
+    }
+    // Futile drops only arise against a single distant slider check.
+    for &m in list.iter() {
+        if m.is_drop() && m.dropped_type() == PieceType::PAWN {
+            continue;
+        }
+        pos.do_move(m);
+        let checkers = pos.checkers();
+        let distant = !checkers.has_more_than_one()
+            && checkers
+                .lsb()
+                .is_some_and(|c| between(ksq, c).is_nonempty());
+        let mate = distant && is_mated(pos, defence);
+        pos.undo_move(m);
+        if mate {
+            return (Some(m), list.len());
+        }
+    }
+    (None, list.len())
+}
+
+/// Whether the legal checking move `m` leaves the defender (king on `ksq`) without evasions.
+///
+/// The position after `m` is described by the new occupancy plus two corrections to `pos`'s
+/// piece sets: the mover's old square no longer holds an attacker, and the captured defender
+/// piece on `to` is gone.
+pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
+    let us = pos.side_to_move();
+    let them = !us;
+    let to = m.to();
+    let to_bb = Bitboard::from_square(to);
+    let (from_bb, moved) = if m.is_drop() {
+        (Bitboard::EMPTY, m.dropped_type())
+    } else {
+        let pt = pos.piece_on(m.from()).piece_type();
+        (
+            Bitboard::from_square(m.from()),
+            if m.is_promotion() { pt.promoted() } else { pt },
+        )
+    };
+    let occ = (pos.occupied() ^ from_bb) | to_bb;
+    let theirs = pos.pieces(them).and_not(to_bb);
+    let ksq_bb = Bitboard::from_square(ksq);
+
+    let direct = attacks(us, moved, to, occ).contains(ksq);
+    let discovered = pos.slider_attackers_to(us, ksq, occ).and_not(from_bb);
+    let n_checkers = direct as u32 + discovered.count();
+    if n_checkers == 0 {
+        return false;
+    }
+
+    // King steps (capturing the checker included).
+    let occ_nk = occ ^ ksq_bb;
+    for s in king_attacks(ksq).and_not(theirs) {
+        let by_others = pos.attackers_to(us, s, occ_nk).and_not(from_bb).is_nonempty();
+        let by_moved = s != to && attacks(us, moved, to, occ_nk).contains(s);
+        if !by_others && !by_moved {
+            return false;
+        }
+    }
+    if n_checkers > 1 {
+        return true;
+    }
+    let checker = if direct {
+        to
+    } else {
+        match discovered.lsb() {
+            Some(s) => s,
+            None => return false,
+        }
+    };
+    let moved_is_slider = matches!(
+        moved,
+        PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK | PieceType::HORSE | PieceType::DRAGON
+    );
+    // Whether the defender piece on `d`, moving to `dest`, would leave its king attacked.
+    let exposes = |d: Square, dest: Square| -> bool {
+        let dest_bb = Bitboard::from_square(dest);
+        let occ2 = (occ ^ Bitboard::from_square(d)) | dest_bb;
+        if pos
+            .slider_attackers_to(us, ksq, occ2)
+            .and_not(from_bb | dest_bb)
+            .is_nonempty()
+        {
+            return true;
+        }
+        to != dest && moved_is_slider && attacks(us, moved, to, occ2).contains(ksq)
+    };
+
+    // Capture of the checker by a piece other than the king.
+    for d in pos.attackers_to(them, checker, occ) & theirs.and_not(ksq_bb) {
+        if !exposes(d, checker) {
+            return false;
+        }
+    }
+
+    // Interposition, by a move or a drop, on the squares between a distant slider and the king.
+    let gap = between(ksq, checker);
+    if gap.is_empty() {
+        return true;
+    }
+    let hand = pos.hand(them);
+    let their_pawns = pos.pieces_of(them, PieceType::PAWN).and_not(to_bb);
+    for b in gap {
+        if !hand.is_empty() {
+            for pt in PieceType::HAND_TYPES {
+                if !hand.has(pt) || dead_ranks(them, pt).contains(b) {
+                    continue;
+                }
+                if pt == PieceType::PAWN && (their_pawns & Bitboard::file(b.file())).is_nonempty() {
+                    continue;
+                }
+                // A defender pawn drop could in theory mate the attacker's king and so be
+                // illegal; an interposition that does so is too rare to special-case here.
+                return false;
+            }
+        }
+        for d in pos.attackers_to(them, b, occ) & theirs.and_not(ksq_bb) {
+            if !exposes(d, b) {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Whether any legal move mates, the slow way (pawn-drop mates are not generated).
+    fn reference(pos: &mut Position) -> bool {
+        let moves = pos.legal_moves();
+        for &m in moves.iter() {
+            pos.do_move(m);
+            let mate = pos.is_checkmate();
+            pos.undo_move(m);
+            if mate {
+                return true;
+            }
+        }
+        false
+    }
+
+    fn check_answer(pos: &mut Position) {
+        let got = mate_in_1(pos);
+        assert_eq!(got.is_some(), reference(pos), "{}", pos.to_sfen());
+        if let Some(m) = got {
+            assert!(pos.is_legal(m));
+            pos.do_move(m);
+            assert!(pos.is_checkmate(), "{} {m}", pos.to_sfen());
+            pos.undo_move(m);
+        }
+    }
+
+    #[test]
+    fn mate_in_1_agrees_with_brute_force_on_problems() {
+        for sfen in crate::testdata::all_sfens() {
+            let mut pos = Position::from_sfen(&sfen).expect("valid sfen");
+            check_answer(&mut pos);
+        }
+    }
+
+    #[test]
+    fn mate_in_1_agrees_with_brute_force_along_random_games() {
+        crate::testdata::random_walk_positions(4000, check_answer);
+    }
+
+    #[test]
+    fn mate_in_1_answers_the_one_ply_problems() {
+        for p in crate::testdata::exact_short() {
+            let mut pos = Position::from_sfen(&p.sfen).expect("valid sfen");
+            let expect = p.mate && p.plies == 1;
+            let found = mate_in_1_with(&mut pos, Defence::NoFutileDrops);
+            assert_eq!(found.is_some(), expect, "{}", p.sfen);
+        }
+    }
+
+    #[test]
+    fn futile_drops_count_only_under_the_rules() {
+        // Two bishops: after 1g2h every White drop between is simply captured with mate.
+        let mut pos = Position::from_sfen("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").expect("sfen");
+        assert_eq!(mate_in_1(&pos), None);
+        let m = mate_in_1_with(&mut pos, Defence::NoFutileDrops).expect("mate by convention");
+        assert_eq!(m.to_usi(), "1g2h");
+    }
+
+    #[test]
+    fn pawn_drop_mate_is_not_a_mate_in_1() {
+        let pos = Position::from_sfen("kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1").expect("sfen");
+        assert_eq!(mate_in_1(&pos), None);
+    }
+
+    #[test]
+    fn pawn_push_mate_is_a_mate_in_1() {
+        // The same net, but the pawn is already on the board one step below: pushing it mates.
+        let pos = Position::from_sfen("kn7/1s7/P8/1N7/9/9/9/9/9 b 2r2b4g3s2n4l17p 1").expect("sfen");
+        let mut pos = pos;
+        let m = mate_in_1(&pos).expect("the push (or the knight) mates");
+        pos.do_move(m);
+        assert!(pos.is_checkmate(), "{m}");
+    }
+
+    #[test]
+    fn no_mate_without_the_defender_king() {
+        let pos = Position::from_sfen("9/9/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1").expect("sfen");
+        assert_eq!(mate_in_1(&pos), None);
+    }
+}

@@ -1,0 +1,137 @@
+//! df-pn against `shared/data/mate/exact-short.tsv`, and the rules cases (pawn-drop mate, nifu,
+//! dead-piece drops, perpetual check) in attack and defence.
+
+use hayate_core::Position;
+use hayate_mate::{
+    Defence, DfpnOptions, MateResult, check_mate_line, check_mate_line_with, solve, solve_with_report,
+};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
+
+const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/mate/exact-short.tsv");
+
+fn problems() -> Vec<(String, bool, usize)> {
+    let text = std::fs::read_to_string(DATA).expect("shared/data/mate/exact-short.tsv beside the checkout");
+    text.lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        .map(|l| {
+            let f: Vec<&str> = l.split('\t').collect();
+            (f[0].to_string(), f[1] == "mate", f[2].parse().expect("plies"))
+        })
+        .collect()
+}
+
+fn opts() -> DfpnOptions {
+    DfpnOptions {
+        time_limit: Some(Duration::from_secs(20)),
+        max_nodes: Some(20_000_000),
+        hash_mb: 16,
+        defence: Defence::NoFutileDrops,
+        ..DfpnOptions::default()
+    }
+}
+
+fn solve_sfen(sfen: &str, o: &DfpnOptions) -> (Position, MateResult) {
+    let pos = Position::from_sfen(sfen).expect("valid sfen");
+    let r = solve(&pos, o, &AtomicBool::new(false));
+    (pos, r)
+}
+
+#[test]
+fn dfpn_answers_every_exact_short_problem() {
+    for (sfen, mate, plies) in problems() {
+        let (pos, r) = solve_sfen(&sfen, &opts());
+        match r {
+            MateResult::Mate(line) => {
+                check_mate_line_with(&pos, &line, Defence::NoFutileDrops)
+                    .unwrap_or_else(|e| panic!("{sfen}: {e}"));
+                if mate {
+                    assert_eq!(line.len(), plies, "{sfen}: mate length");
+                } else {
+                    assert!(line.len() > plies, "{sfen}: no mate within {plies}, got {}", line.len());
+                }
+            }
+            MateResult::NoMate => assert!(!mate, "{sfen}: is a mate in {plies}"),
+            MateResult::Timeout => panic!("{sfen}: timeout"),
+        }
+    }
+}
+
+/// df-pn's own line, before the exact fixed-depth pass: a checkmate sequence, never shorter
+/// than the shortest mate. Prints how many already have the exact length.
+#[test]
+fn dfpn_raw_lines_are_mates() {
+    let o = DfpnOptions {
+        exact_line_plies: 0,
+        ..opts()
+    };
+    let (mut exact, mut total) = (0, 0);
+    for (sfen, mate, plies) in problems() {
+        if !mate {
+            continue;
+        }
+        let (pos, r) = solve_sfen(&sfen, &o);
+        let MateResult::Mate(line) = r else { panic!("{sfen}: {r:?}") };
+        check_mate_line_with(&pos, &line, Defence::NoFutileDrops).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        assert!(line.len() >= plies, "{sfen}");
+        total += 1;
+        exact += (line.len() == plies) as u32;
+    }
+    eprintln!("df-pn raw lines of exact length: {exact}/{total}");
+}
+
+#[test]
+fn pawn_drop_mate_is_not_a_solution() {
+    // The only mating move would be P*9b: illegal, and nothing else mates.
+    let (_, r) = solve_sfen("kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1", &opts());
+    assert_eq!(r, MateResult::NoMate);
+}
+
+#[test]
+fn nifu_drop_is_not_a_solution() {
+    // Black already has a pawn on file 9: P*9b would mate but is nifu.
+    let (_, r) = solve_sfen("kn7/1s7/9/1N7/9/9/9/9/P8 b P2r2b4g3s2n4l16p 1", &opts());
+    assert_eq!(r, MateResult::NoMate);
+}
+
+#[test]
+fn defender_cannot_interpose_a_nifu_pawn() {
+    // Rook check down the file: White's only interposable piece is a pawn, but it has one on
+    // that file already, so the rook drop mates at once.
+    let (pos, r) = solve_sfen("4k4/3ppp3/4p4/9/9/9/9/9/9 b R2b4g4s4n4l13p 1", &opts());
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    check_mate_line(&pos, &line).expect("mate");
+    assert_eq!(line.len(), 1);
+}
+
+#[test]
+fn defender_cannot_drop_a_dead_knight() {
+    // Lance check along rank... a knight may not be dropped on the last two ranks from White's
+    // side: rook drop on rank 9 against a king on 9i? Use a rank-1 attack on White's king.
+    // White king on 1i (rank 9): White knights may not be dropped on ranks 8 and 9.
+    let (pos, r) = solve_sfen("9/9/9/9/9/9/9/7PP/5K2k b R2b4g4s3l16p4n 1", &opts());
+    match r {
+        MateResult::Mate(line) => check_mate_line(&pos, &line).expect("mate"),
+        other => panic!("{other:?}"),
+    }
+}
+
+#[test]
+fn perpetual_check_is_no_mate() {
+    // From komori-n/mate-engine-test: the attacker can only check forever.
+    let (_, r) = solve_sfen("6R+P1/8k/7sp/9/9/9/9/9/9 b r2b4g3s4n4l16p 1", &opts());
+    assert_eq!(r, MateResult::NoMate);
+}
+
+#[test]
+fn stop_flag_and_node_limit_give_timeout() {
+    let pos = Position::from_sfen("9/9/9/4k4/9/4P4/9/9/9 b 4G2r2b4s4n4l17p 1").expect("sfen");
+    let stop = AtomicBool::new(true);
+    assert_eq!(solve(&pos, &opts(), &stop), MateResult::Timeout);
+    let o = DfpnOptions {
+        max_nodes: Some(5),
+        ..opts()
+    };
+    let rep = solve_with_report(&pos, &o, &AtomicBool::new(false));
+    assert_eq!(rep.result, MateResult::Timeout);
+}
