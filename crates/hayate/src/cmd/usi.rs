@@ -6,6 +6,7 @@ use hayate_core::Position;
 use hayate_core::player::{Info, Player, Signals};
 use hayate_usi::{Command, format_bestmove, format_info, parse_command};
 use std::io::{BufRead, Write};
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
 
@@ -23,7 +24,9 @@ impl Out {
 }
 
 enum Running {
-    Search(JoinHandle<Box<EngineHost>>),
+    /// The search thread, and a flag it raises just before printing its answer: once the GUI
+    /// has seen `bestmove`, joining the thread can only wait for it to return.
+    Search(JoinHandle<Box<EngineHost>>, Arc<AtomicBool>),
 }
 
 /// Reads USI commands from stdin until `quit` or end of input.
@@ -46,7 +49,7 @@ pub fn run() -> anyhow::Result<()> {
     let mut running: Option<Running> = None;
 
     let finish = |running: &mut Option<Running>, host: &mut Option<Box<EngineHost>>| {
-        if let Some(Running::Search(h)) = running.take() {
+        if let Some(Running::Search(h, _)) = running.take() {
             match h.join() {
                 Ok(p) => *host = Some(p),
                 // The search thread panicked: start over with a fresh engine rather than die.
@@ -57,7 +60,7 @@ pub fn run() -> anyhow::Result<()> {
 
     while let Ok(line) = rx.recv() {
         // A finished search hands its engine back before the next command is handled.
-        if matches!(&running, Some(Running::Search(h)) if h.is_finished()) {
+        if matches!(&running, Some(Running::Search(_, done)) if done.load(Ordering::Acquire)) {
             finish(&mut running, &mut host);
         }
         let cmd = match parse_command(&line) {
@@ -119,21 +122,24 @@ pub fn run() -> anyhow::Result<()> {
                 let sig = signals.clone();
                 let o = out.clone();
                 let p = pos.clone();
-                if let Some(mate) = go.mate {
-                    running = Some(Running::Search(std::thread::spawn(move || {
-                        o.say(&go_mate_line(&p, mate, &sig));
-                        h
-                    })));
-                    continue;
-                }
-                running = Some(Running::Search(std::thread::spawn(move || {
-                    let o2 = o.clone();
-                    let best = h.think(&p, &go.limits, &sig, &mut |i: &Info| {
-                        o2.say(&format_info(i))
-                    });
-                    o.say(&format_bestmove(&best));
+                let done = Arc::new(AtomicBool::new(false));
+                let d = done.clone();
+                let handle = std::thread::spawn(move || {
+                    let answer = match go.mate {
+                        Some(mate) => go_mate_line(&p, mate, &sig),
+                        None => {
+                            let o2 = o.clone();
+                            let best = h.think(&p, &go.limits, &sig, &mut |i: &Info| {
+                                o2.say(&format_info(i))
+                            });
+                            format_bestmove(&best)
+                        }
+                    };
+                    d.store(true, Ordering::Release);
+                    o.say(&answer);
                     h
-                })));
+                });
+                running = Some(Running::Search(handle, done));
             }
             Command::Stop => {
                 signals.stop();
