@@ -3,6 +3,7 @@
 pub mod csa;
 pub mod error;
 pub mod japanese;
+pub mod jkf;
 pub mod ki2;
 pub mod kif;
 pub mod names;
