@@ -38,7 +38,11 @@ impl Client {
     ///
     /// # Errors
     /// [`CsaError::Player`] when an option is refused or preparation fails.
-    pub fn new(settings: Settings, mut player: Box<dyn Player>, log: Log) -> Result<Client, CsaError> {
+    pub fn new(
+        settings: Settings,
+        mut player: Box<dyn Player>,
+        log: Log,
+    ) -> Result<Client, CsaError> {
         for (name, value) in &settings.engine_options {
             player
                 .set_option(name, value)
@@ -89,7 +93,8 @@ impl Client {
                     self.log.line(format!("session failed: {e}"));
                     let policy = &self.settings.reconnect;
                     if !e.is_retryable() || !policy.enabled {
-                        self.log.line("not reconnecting (as configured or not retryable)");
+                        self.log
+                            .line("not reconnecting (as configured or not retryable)");
                         return Err(e);
                     }
                     if policy.max_attempts > 0 && failures_in_row > policy.max_attempts {
@@ -121,7 +126,8 @@ impl Client {
     /// Any [`CsaError`]; the connection is closed in every case.
     pub fn play_one(&mut self) -> Result<GameReport, CsaError> {
         let s = &self.settings;
-        self.log.line(format!("connecting to {}:{}", s.host, s.port));
+        self.log
+            .line(format!("connecting to {}:{}", s.host, s.port));
         let mut conn = Connection::connect(&s.host, s.port, CONNECT_TIMEOUT, &self.log)?;
         let result = self.session(&mut conn);
         if result.is_ok() && self.settings.logout {
@@ -161,13 +167,15 @@ impl Client {
                 if let Some(id) = GameSummary::find_game_id(&lines) {
                     conn.send(&format!("REJECT {id}"))?;
                 } else {
-                    self.log.line("no Game_ID in the summary: closing without an answer");
+                    self.log
+                        .line("no Game_ID in the summary: closing without an answer");
                 }
                 return Err(CsaError::BadSummary(e));
             }
         };
         for u in &summary.unknown {
-            self.log.line(format!("summary line not understood (ignored): {u}"));
+            self.log
+                .line(format!("summary line not understood (ignored): {u}"));
         }
         self.log.line(format!(
             "game {}: we are {} against {}, {}{}",

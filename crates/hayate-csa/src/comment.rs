@@ -82,7 +82,10 @@ mod tests {
             pv: vec![best],
             ..Info::default()
         };
-        assert_eq!(floodgate_comment(&pos, best, &info).as_deref(), Some("* -50"));
+        assert_eq!(
+            floodgate_comment(&pos, best, &info).as_deref(),
+            Some("* -50")
+        );
     }
 
     #[test]
@@ -102,6 +105,9 @@ mod tests {
             pv: vec![other, best],
             ..Info::default()
         };
-        assert_eq!(floodgate_comment(&pos, best, &stale).as_deref(), Some("* -7"));
+        assert_eq!(
+            floodgate_comment(&pos, best, &stale).as_deref(),
+            Some("* -7")
+        );
     }
 }

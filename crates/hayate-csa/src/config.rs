@@ -247,7 +247,8 @@ impl Settings {
         base: &Path,
         env: &dyn Fn(&str) -> Option<String>,
     ) -> Result<Settings, ConfigError> {
-        let file: ConfigFile = toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
+        let file: ConfigFile =
+            toml::from_str(text).map_err(|e| ConfigError::Toml(e.to_string()))?;
         let password = match (&file.password_env, &file.password_file) {
             (Some(_), Some(_)) => {
                 return Err(ConfigError::Password(
@@ -368,7 +369,10 @@ USI_Hash = "256"
         assert_eq!(s.password.expose(), "floodgate-300-10F,secrettrip");
         assert_eq!(
             s.engine_options,
-            vec![("Threads".into(), "2".into()), ("USI_Hash".into(), "256".into())]
+            vec![
+                ("Threads".into(), "2".into()),
+                ("USI_Hash".into(), "256".into())
+            ]
         );
         assert_eq!(s.reconnect.delay(1), Duration::from_secs(2));
         assert_eq!(s.reconnect.delay(3), Duration::from_secs(8));
@@ -399,13 +403,21 @@ USI_Hash = "256"
     fn bad_configs_are_clear_errors() {
         let cases = [
             ("host = \"h\"\nid = \"me\"\n", "password"),
-            ("host = \"h\"\nid = \"me\"\npassword_env = \"NOPE\"\n", "NOPE"),
-            ("host = \"h\"\nid = \"me me\"\npassword_env = \"HAYATE_CSA_PASSWORD\"\n", "id"),
+            (
+                "host = \"h\"\nid = \"me\"\npassword_env = \"NOPE\"\n",
+                "NOPE",
+            ),
+            (
+                "host = \"h\"\nid = \"me me\"\npassword_env = \"HAYATE_CSA_PASSWORD\"\n",
+                "id",
+            ),
             ("host = \"h\"\nid = \"me\"\npasword = \"x\"\n", "pasword"),
             ("host = 3\n", "invalid"),
         ];
         for (text, needle) in cases {
-            let err = Settings::from_toml(text, Path::new("."), &env).unwrap_err().to_string();
+            let err = Settings::from_toml(text, Path::new("."), &env)
+                .unwrap_err()
+                .to_string();
             assert!(err.contains(needle), "{text}: {err}");
         }
     }

@@ -126,7 +126,9 @@ impl Connection {
             Ok(e) => Some(e),
             Err(RecvTimeoutError::Timeout) => None,
             // Cannot happen while `self.tx` lives; report it as a closed stream anyway.
-            Err(RecvTimeoutError::Disconnected) => Some(Event::Closed(Some("channel closed".into()))),
+            Err(RecvTimeoutError::Disconnected) => {
+                Some(Event::Closed(Some("channel closed".into())))
+            }
         }
     }
 

@@ -147,11 +147,31 @@ mod tests {
     #[test]
     fn rejects_wrong_side_illegal_and_garbage() {
         let pos = Position::startpos();
-        assert!(matches!(parse_csa_move(&pos, "-3334FU"), Err(ParseError::IllegalMove { .. })));
-        assert!(matches!(parse_csa_move(&pos, "+5554FU"), Err(ParseError::IllegalMove { .. })));
-        assert!(matches!(parse_csa_move(&pos, "+7776TO"), Err(ParseError::IllegalMove { .. })));
-        for bad in ["", "+7776F", "*7776FU", "+7a76FU", "+7776XX", "+77760FU", "+7０76FU"] {
-            assert!(matches!(parse_csa_move(&pos, bad), Err(ParseError::MoveSyntax(_))), "{bad}");
+        assert!(matches!(
+            parse_csa_move(&pos, "-3334FU"),
+            Err(ParseError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            parse_csa_move(&pos, "+5554FU"),
+            Err(ParseError::IllegalMove { .. })
+        ));
+        assert!(matches!(
+            parse_csa_move(&pos, "+7776TO"),
+            Err(ParseError::IllegalMove { .. })
+        ));
+        for bad in [
+            "",
+            "+7776F",
+            "*7776FU",
+            "+7a76FU",
+            "+7776XX",
+            "+77760FU",
+            "+7０76FU",
+        ] {
+            assert!(
+                matches!(parse_csa_move(&pos, bad), Err(ParseError::MoveSyntax(_))),
+                "{bad}"
+            );
         }
     }
 }

@@ -93,6 +93,9 @@ impl CsaError {
     /// Whether reconnecting may help (network trouble, a dropped or garbled game) rather than
     /// a permanent refusal or a local fault.
     pub fn is_retryable(&self) -> bool {
-        !matches!(self, CsaError::LoginRefused | CsaError::Player(_) | CsaError::Record { .. })
+        !matches!(
+            self,
+            CsaError::LoginRefused | CsaError::Player(_) | CsaError::Record { .. }
+        )
     }
 }

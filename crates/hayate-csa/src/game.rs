@@ -117,12 +117,8 @@ pub fn play(
     };
     let result = game.run();
     game.stop_search();
-    game.record.finish(
-        game.reason.as_ref(),
-        game.outcome,
-        game.us,
-        &csa_time_now(),
-    );
+    game.record
+        .finish(game.reason.as_ref(), game.outcome, game.us, &csa_time_now());
     let record = match &settings.record_dir {
         Some(dir) => match game.record.write(dir, &summary.game_id) {
             Ok(p) => {
@@ -161,7 +157,8 @@ impl Game<'_> {
                 Some(Event::Thought(t)) => self.on_thought(t)?,
                 Some(Event::Closed(why)) => {
                     let why = why.unwrap_or_else(|| "closed by the server".into());
-                    self.log.line(format!("connection lost during the game: {why}"));
+                    self.log
+                        .line(format!("connection lost during the game: {why}"));
                     return Err(CsaError::ConnectionLost(why));
                 }
             }
@@ -204,7 +201,8 @@ impl Game<'_> {
             s.stop_sent = true;
         } else if s.stop_sent && now >= deadline + FALLBACK_GRACE {
             // The player does not answer: never lose on time to a stuck search.
-            self.log.line("the player did not stop in time: playing a move without it");
+            self.log
+                .line("the player did not stop in time: playing a move without it");
             s.signals.stop();
             self.search = None;
             self.ponder_move = None;
@@ -233,7 +231,9 @@ impl Game<'_> {
         if let Some(o) = Outcome::parse(line) {
             self.log.line(format!(
                 "game over: {} {:?} after {} plies",
-                self.reason.as_ref().map_or("(no reason)", |r| r.summary_word()),
+                self.reason
+                    .as_ref()
+                    .map_or("(no reason)", |r| r.summary_word()),
                 o,
                 self.pos.game_ply() - 1
             ));
@@ -258,7 +258,8 @@ impl Game<'_> {
         let m = match parse_csa_move(&self.pos, text) {
             Ok(m) => m,
             Err(e) => {
-                self.log.line(format!("cannot apply the server's move `{line}`: {e}"));
+                self.log
+                    .line(format!("cannot apply the server's move `{line}`: {e}"));
                 return Err(e.into());
             }
         };
@@ -344,8 +345,7 @@ impl Game<'_> {
         let limits = self.clock.limits(self.us, true);
         self.engine
             .think(id, &p, limits, signals.clone(), self.conn.sender());
-        self.log
-            .line(format!("pondering on {}", move_to_csa(real)));
+        self.log.line(format!("pondering on {}", move_to_csa(real)));
         self.search = Some(Search {
             id,
             signals,
@@ -371,7 +371,8 @@ impl Game<'_> {
             return self.send_special("%TORYO");
         }
         if self.pos.can_declare_win(DeclarationRule::Csa27) {
-            self.log.line("entering-king declaration is valid: declaring");
+            self.log
+                .line("entering-king declaration is valid: declaring");
             return self.send_special("%KACHI");
         }
         let id = self.new_id();
@@ -491,6 +492,7 @@ impl Game<'_> {
                 Some(_) => {}
             }
         }
-        self.log.line("the player did not stop within 5 s after the game");
+        self.log
+            .line("the player did not stop within 5 s after the game");
     }
 }

@@ -87,7 +87,10 @@ mod tests {
     fn civil_dates() {
         assert_eq!(civil(0), ("1970-01-01".into(), "00:00:00".into()));
         // 2026-11-21 09:51:39 UTC (the basic transcript's game id time).
-        assert_eq!(civil(1_795_254_699), ("2026-11-21".into(), "09:51:39".into()));
+        assert_eq!(
+            civil(1_795_254_699),
+            ("2026-11-21".into(), "09:51:39".into())
+        );
         assert_eq!(civil(951_782_400), ("2000-02-29".into(), "00:00:00".into()));
     }
 

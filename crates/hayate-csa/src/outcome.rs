@@ -111,7 +111,10 @@ mod tests {
         assert_eq!(EndReason::parse("#MAX_MOVES"), Some(EndReason::MaxMoves));
         assert_eq!(EndReason::parse("#CHUDAN"), Some(EndReason::Chudan));
         assert_eq!(EndReason::parse("#WIN"), None);
-        assert_eq!(EndReason::parse("#NEW"), Some(EndReason::Other("#NEW".into())));
+        assert_eq!(
+            EndReason::parse("#NEW"),
+            Some(EndReason::Other("#NEW".into()))
+        );
         assert_eq!(EndReason::parse("+7776FU"), None);
         assert_eq!(Outcome::parse("#CENSORED"), Some(Outcome::Censored));
         assert_eq!(Outcome::parse("#DRAW"), Some(Outcome::Draw));

@@ -89,7 +89,11 @@ impl Setup {
                 self.board[sq.index()] = Piece::EMPTY;
                 continue;
             }
-            let color = cell.chars().next().and_then(color_from_sign).ok_or_else(bad)?;
+            let color = cell
+                .chars()
+                .next()
+                .and_then(color_from_sign)
+                .ok_or_else(bad)?;
             let pt = cell.get(1..3).and_then(piece_from_name).ok_or_else(bad)?;
             self.board[sq.index()] = Piece::new(color, pt);
         }
@@ -102,7 +106,7 @@ impl Setup {
             self.row(r as u8 + 1, row)?;
         }
         let bad = || ParseError::PositionLine(format!("PI{rest}"));
-        if rest.len() % 4 != 0 || !rest.is_ascii() {
+        if !rest.len().is_multiple_of(4) || !rest.is_ascii() {
             return Err(bad());
         }
         for chunk in rest.as_bytes().chunks(4) {
@@ -120,7 +124,7 @@ impl Setup {
     /// `P+` / `P-` lists of `<square><piece>`; square `00` means the hand, `00AL` the rest.
     fn pieces(&mut self, color: Color, rest: &str, line: &str) -> Result<(), ParseError> {
         let bad = || ParseError::PositionLine(line.to_string());
-        if rest.len() % 4 != 0 || !rest.is_ascii() {
+        if !rest.len().is_multiple_of(4) || !rest.is_ascii() {
             return Err(bad());
         }
         for chunk in rest.as_bytes().chunks(4) {
@@ -195,7 +199,11 @@ impl Setup {
                     hand.push_str(&n.to_string());
                 }
                 let l = pt.sfen_letter();
-                hand.push(if c == Color::White { l.to_ascii_lowercase() } else { l });
+                hand.push(if c == Color::White {
+                    l.to_ascii_lowercase()
+                } else {
+                    l
+                });
             }
         }
         sfen.push_str(if hand.is_empty() { "-" } else { &hand });
@@ -237,7 +245,11 @@ pub fn parse_position_block(lines: &[String]) -> Result<PositionBlock, ParseErro
                 continue;
             }
             if line == "+" || line == "-" {
-                let c = if line == "+" { Color::Black } else { Color::White };
+                let c = if line == "+" {
+                    Color::Black
+                } else {
+                    Color::White
+                };
                 side = Some(c);
                 pos = Some(setup.to_position(c)?);
                 continue;
@@ -247,7 +259,9 @@ pub fn parse_position_block(lines: &[String]) -> Result<PositionBlock, ParseErro
         // After the side line: moves already played, `+2726FU,T12` (a `T12` line may follow).
         let Some(p) = pos.as_mut() else { continue };
         if let Some(t) = line.strip_prefix('T') {
-            let secs = t.parse::<u32>().map_err(|_| ParseError::PositionLine(line.to_string()))?;
+            let secs = t
+                .parse::<u32>()
+                .map_err(|_| ParseError::PositionLine(line.to_string()))?;
             if let Some(last) = moves.last_mut() {
                 let last: &mut PlayedMove = last;
                 last.seconds = Some(secs);
@@ -338,7 +352,10 @@ mod tests {
         // A mate problem style setup: kings and hands, the rest to White's hand.
         let pb = parse_position_block(&lines("P-11OU\nP+33KI00KI00FU\nP-00AL\n+")).unwrap();
         let sfen = pb.initial.to_sfen();
-        assert!(sfen.starts_with("8k/9/6G2/9/9/9/9/9/9 b GP2r2b2g4s4n4l17p"), "{sfen}");
+        assert!(
+            sfen.starts_with("8k/9/6G2/9/9/9/9/9/9 b GP2r2b2g4s4n4l17p"),
+            "{sfen}"
+        );
     }
 
     #[test]
@@ -361,8 +378,14 @@ mod tests {
     fn splits_time_and_comment() {
         assert_eq!(split_move_time("+7776FU,T3").unwrap(), ("+7776FU", Some(3)));
         assert_eq!(split_move_time("%TORYO").unwrap(), ("%TORYO", None));
-        assert_eq!(split_move_time("+7776FU,'* 30 -3334FU").unwrap(), ("+7776FU", None));
-        assert_eq!(split_move_time("+7776FU,T2.5").unwrap(), ("+7776FU", Some(2)));
+        assert_eq!(
+            split_move_time("+7776FU,'* 30 -3334FU").unwrap(),
+            ("+7776FU", None)
+        );
+        assert_eq!(
+            split_move_time("+7776FU,T2.5").unwrap(),
+            ("+7776FU", Some(2))
+        );
         assert!(split_move_time("+7776FU,Tq").is_err());
     }
 }

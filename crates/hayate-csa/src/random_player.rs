@@ -14,7 +14,11 @@ impl RandomPlayer {
     /// A player with this seed (0 is replaced by a fixed non-zero seed).
     pub fn new(seed: u64) -> RandomPlayer {
         RandomPlayer {
-            state: if seed == 0 { 0x9e37_79b9_7f4a_7c15 } else { seed },
+            state: if seed == 0 {
+                0x9e37_79b9_7f4a_7c15
+            } else {
+                seed
+            },
         }
     }
 
@@ -92,7 +96,10 @@ mod tests {
         // Black's king on 5i, White's gold on 5h guarded by a pawn on 5g: mated.
         let mated = Position::from_sfen("4k4/9/9/9/9/9/4p4/4g4/4K4 b - 1").unwrap();
         assert!(mated.legal_moves().is_empty());
-        assert_eq!(p.think(&mated, &Limits::default(), &sig, &mut |_| {}), BestMove::Resign);
+        assert_eq!(
+            p.think(&mated, &Limits::default(), &sig, &mut |_| {}),
+            BestMove::Resign
+        );
         assert!(p.set_option("Seed", "x").is_err());
         assert!(p.set_option("Seed", "5").is_ok());
     }

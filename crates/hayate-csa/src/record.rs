@@ -32,7 +32,12 @@ pub struct GameRecord {
 /// `hh:mm+ss` of `$TIME_LIMIT`.
 fn time_limit(total: Duration, byoyomi: Duration) -> String {
     let t = total.as_secs();
-    format!("{:02}:{:02}+{:02}", t / 3600, t % 3600 / 60, byoyomi.as_secs())
+    format!(
+        "{:02}:{:02}+{:02}",
+        t / 3600,
+        t % 3600 / 60,
+        byoyomi.as_secs()
+    )
 }
 
 /// `P1`..`P9`, `P+`/`P-` hands and the side line of a position.
@@ -85,7 +90,10 @@ impl GameRecord {
         if b == w {
             header.push(format!("$TIME_LIMIT:{}", time_limit(b.total, b.byoyomi)));
             header.push(format!("'Increment:{}", b.increment.as_secs()));
-            header.push(format!("'Least_Time_Per_Move:{}", b.least_per_move.as_secs()));
+            header.push(format!(
+                "'Least_Time_Per_Move:{}",
+                b.least_per_move.as_secs()
+            ));
         } else {
             for (c, t) in [('+', b), ('-', w)] {
                 header.push(format!(
@@ -258,7 +266,12 @@ mod tests {
         r.push("+7776FU", Some(0), Some("* 30 -3334FU +2726FU".into()));
         r.push("-3334FU", Some(1), None);
         r.push("%TORYO", None, None);
-        r.finish(Some(&EndReason::Resign), Some(Outcome::Lose), Color::Black, "2026/11/21 09:51:46");
+        r.finish(
+            Some(&EndReason::Resign),
+            Some(Outcome::Lose),
+            Color::Black,
+            "2026/11/21 09:51:46",
+        );
         let text = r.to_csa();
         let expected = "V2.2\nN+alice\nN-bob\n$EVENT:test+g-60-5+alice+bob+20261121095139\n\
             $START_TIME:2026/11/21 09:51:39\n$TIME_LIMIT:00:01+05\n'Increment:0\n\
@@ -272,10 +285,9 @@ mod tests {
             'summary:toryo:alice lose:bob win\n'$END_TIME:2026/11/21 09:51:46\n";
         assert_eq!(text, expected);
         // The position lines read back to the same position.
-        let back = crate::position_block::parse_position_block(
-            &position_lines(&s.position.initial),
-        )
-        .unwrap();
+        let back =
+            crate::position_block::parse_position_block(&position_lines(&s.position.initial))
+                .unwrap();
         assert_eq!(back.initial.to_sfen(), s.position.initial.to_sfen());
     }
 
@@ -283,12 +295,20 @@ mod tests {
     fn writes_atomically_and_names_safely() {
         let s = summary();
         let mut r = GameRecord::new(&s, "x");
-        r.finish(Some(&EndReason::TimeUp), Some(Outcome::Win), Color::Black, "y");
+        r.finish(
+            Some(&EndReason::TimeUp),
+            Some(Outcome::Win),
+            Color::Black,
+            "y",
+        );
         let dir = std::env::temp_dir().join(format!("hayate-csa-rec-{}", std::process::id()));
         let p = r.write(&dir, "a/b c").unwrap();
         assert_eq!(p.file_name().unwrap(), "a_b_c.csa");
         let text = std::fs::read_to_string(&p).unwrap();
-        assert!(text.contains("%TIME_UP\n'summary:time up:alice win:bob lose\n"), "{text}");
+        assert!(
+            text.contains("%TIME_UP\n'summary:time up:alice win:bob lose\n"),
+            "{text}"
+        );
         let leftovers: Vec<_> = std::fs::read_dir(&dir)
             .unwrap()
             .filter_map(|e| e.ok())

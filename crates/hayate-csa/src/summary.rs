@@ -77,8 +77,10 @@ pub struct GameSummary {
 fn duration(value: &str, unit: Duration, line: &str) -> Result<Duration, ParseError> {
     let v = value.trim();
     // Fractions are allowed by newer specs for seconds (`Increment:0.5`).
-    let n: f64 = v.parse().map_err(|_| ParseError::SummaryValue(line.to_string()))?;
-    if !n.is_finite() || n < 0.0 || n > 1e9 {
+    let n: f64 = v
+        .parse()
+        .map_err(|_| ParseError::SummaryValue(line.to_string()))?;
+    if !n.is_finite() || !(0.0..=1e9).contains(&n) {
         return Err(ParseError::SummaryValue(line.to_string()));
     }
     Ok(unit.mul_f64(n))
@@ -90,7 +92,11 @@ fn time_unit(value: &str, line: &str) -> Result<Duration, ParseError> {
     let bad = || ParseError::SummaryValue(line.to_string());
     let split = v.find(|c: char| !c.is_ascii_digit()).ok_or_else(bad)?;
     let (num, suffix) = v.split_at(split);
-    let n: u64 = if num.is_empty() { 1 } else { num.parse().map_err(|_| bad())? };
+    let n: u64 = if num.is_empty() {
+        1
+    } else {
+        num.parse().map_err(|_| bad())?
+    };
     if n == 0 {
         return Err(bad());
     }
@@ -238,27 +244,30 @@ impl GameSummary {
                 }
                 // Time fields outside a block are tolerated (some servers flatten them).
                 "Time_Unit" => s.time_both.unit = Some(time_unit(value, line)?),
-                "Total_Time" | "Byoyomi" | "Increment" | "Delay" | "Least_Time_Per_Move"
-                | "Time_Roundup" => s.time_both.fields.push((
-                    key.to_string(),
-                    value.to_string(),
-                    line.to_string(),
-                )),
+                "Total_Time"
+                | "Byoyomi"
+                | "Increment"
+                | "Delay"
+                | "Least_Time_Per_Move"
+                | "Time_Roundup" => {
+                    s.time_both
+                        .fields
+                        .push((key.to_string(), value.to_string(), line.to_string()))
+                }
                 _ => s.unknown.push(line.to_string()),
             }
         }
         if let Some(b) = block {
-            return Err(ParseError::SummaryStructure(format!("`BEGIN {b}` not closed")));
+            return Err(ParseError::SummaryStructure(format!(
+                "`BEGIN {b}` not closed"
+            )));
         }
         if !saw_position {
             return Err(ParseError::SummaryMissing("Position"));
         }
         let position = parse_position_block(&position_lines)?;
         let both = s.time_both.resolve(TimeControl::default())?;
-        let time = [
-            s.time_side[0].resolve(both)?,
-            s.time_side[1].resolve(both)?,
-        ];
+        let time = [s.time_side[0].resolve(both)?, s.time_side[1].resolve(both)?];
         let current_side = position.current().side_to_move();
         let to_move = s.to_move.unwrap_or(current_side);
         if to_move != current_side {
@@ -404,11 +413,13 @@ mod tests {
 
     #[test]
     fn resumed_game_moves_set_the_side_to_move() {
-        let text = "Game_ID:g2\nYour_Turn:-\nTo_Move:-\nBEGIN Position\nPI\n+\n+7776FU,T3\nEND Position";
+        let text =
+            "Game_ID:g2\nYour_Turn:-\nTo_Move:-\nBEGIN Position\nPI\n+\n+7776FU,T3\nEND Position";
         let s = GameSummary::parse(&lines(text)).unwrap();
         assert_eq!(s.position.moves.len(), 1);
         assert_eq!(s.position.moves[0].seconds, Some(3));
-        let bad = "Game_ID:g2\nYour_Turn:-\nTo_Move:+\nBEGIN Position\nPI\n+\n+7776FU,T3\nEND Position";
+        let bad =
+            "Game_ID:g2\nYour_Turn:-\nTo_Move:+\nBEGIN Position\nPI\n+\n+7776FU,T3\nEND Position";
         assert!(GameSummary::parse(&lines(bad)).is_err());
     }
 

@@ -49,7 +49,10 @@ fn replay_with(
     let result = client.play_one();
     let server = server.finish();
     let record = match &result {
-        Ok(r) => r.record.as_ref().and_then(|p| std::fs::read_to_string(p).ok()),
+        Ok(r) => r
+            .record
+            .as_ref()
+            .and_then(|p| std::fs::read_to_string(p).ok()),
         Err(_) => None,
     };
     let log = log_lines.lock().unwrap().clone();
@@ -95,7 +98,12 @@ fn ok(run: &Run) -> &GameReport {
 
 fn assert_result(run: &Run, reason: EndReason, outcome: Outcome) {
     let r = ok(run);
-    assert_eq!(r.reason.as_ref(), Some(&reason), "log:\n{}", run.log.join("\n"));
+    assert_eq!(
+        r.reason.as_ref(),
+        Some(&reason),
+        "log:\n{}",
+        run.log.join("\n")
+    );
     assert_eq!(r.outcome, Some(outcome));
     assert!(!r.rejected);
 }
@@ -112,7 +120,11 @@ fn basic_alice_comments_then_resigns_and_logs_out() {
     );
     assert_result(&run, EndReason::Resign, Outcome::Lose);
     let seen = run.server.as_ref().unwrap();
-    let sent: Vec<&str> = seen[0].texts().into_iter().filter(|l| !l.is_empty()).collect();
+    let sent: Vec<&str> = seen[0]
+        .texts()
+        .into_iter()
+        .filter(|l| !l.is_empty())
+        .collect();
     assert_eq!(
         sent,
         [
@@ -183,7 +195,11 @@ fn an_illegal_move_from_the_player_is_never_sent() {
     );
     run.server.as_ref().expect("server");
     assert!(matches!(run.result, Err(CsaError::ConnectionLost(_))));
-    assert!(run.log.iter().any(|l| l.contains("illegal move")), "{:?}", run.log);
+    assert!(
+        run.log.iter().any(|l| l.contains("illegal move")),
+        "{:?}",
+        run.log
+    );
 }
 
 #[test]
@@ -233,7 +249,12 @@ fn the_client_stops_a_slow_player_before_time_runs_out() {
     );
     assert_result(&run, EndReason::TimeUp, Outcome::Lose);
     let seen = &run.server.as_ref().unwrap()[0];
-    let agree = seen.lines.iter().find(|(_, l)| l.starts_with("AGREE")).unwrap().0;
+    let agree = seen
+        .lines
+        .iter()
+        .find(|(_, l)| l.starts_with("AGREE"))
+        .unwrap()
+        .0;
     let mv = seen.lines.iter().find(|(_, l)| l == "+7776FU").unwrap().0;
     let thought = mv - agree;
     assert!(
@@ -250,7 +271,12 @@ fn valid_declaration_is_sent_exactly_when_allowed() {
     assert_result(&wht, EndReason::Jishogi, Outcome::Win);
     let sent = wht.server.as_ref().unwrap()[0].texts().join("\n");
     assert!(sent.ends_with("-2627TO\n%KACHI"), "{sent}");
-    assert!(wht.record.as_deref().unwrap().contains("+4243TO\nT0\n%KACHI\nT0\n'summary:kachi:"));
+    assert!(
+        wht.record
+            .as_deref()
+            .unwrap()
+            .contains("+4243TO\nT0\n%KACHI\nT0\n'summary:kachi:")
+    );
     let blk = replay("transcript_csa_jishogi.txt", "blk");
     assert_result(&blk, EndReason::Jishogi, Outcome::Lose);
 }
@@ -266,9 +292,12 @@ fn premature_declaration_is_not_sent() {
                 script.push(Step::ExpectWith(
                     "a legal move, not %KACHI".into(),
                     Box::new(|got: &str| {
-                        hayate_csa::csa_move::parse_csa_move(&hayate_core::Position::startpos(), got)
-                            .map(|_| ())
-                            .map_err(|e| e.to_string())
+                        hayate_csa::csa_move::parse_csa_move(
+                            &hayate_core::Position::startpos(),
+                            got,
+                        )
+                        .map(|_| ())
+                        .map_err(|e| e.to_string())
                     }),
                 ));
                 script.push(Step::Close);
@@ -286,7 +315,11 @@ fn premature_declaration_is_not_sent() {
     );
     run.server.as_ref().expect("server");
     assert!(matches!(run.result, Err(CsaError::ConnectionLost(_))));
-    assert!(run.log.iter().any(|l| l.contains("27-point rule does not allow")));
+    assert!(
+        run.log
+            .iter()
+            .any(|l| l.contains("27-point rule does not allow"))
+    );
     // The other side of the same game sees the bad declaration and wins.
     let wht = replay("transcript_csa_kachi_bad.txt", "wht");
     assert_result(&wht, EndReason::IllegalMove, Outcome::Win);
@@ -301,7 +334,12 @@ fn max_moves_is_censored() {
     );
     let wht = replay("transcript_csa_maxmoves.txt", "wht");
     assert_result(&wht, EndReason::MaxMoves, Outcome::Censored);
-    assert!(wht.record.as_deref().unwrap().contains("%HIKIWAKE\n'summary:max_moves:blk draw:wht draw\n"));
+    assert!(
+        wht.record
+            .as_deref()
+            .unwrap()
+            .contains("%HIKIWAKE\n'summary:max_moves:blk draw:wht draw\n")
+    );
 }
 
 #[test]
@@ -310,9 +348,19 @@ fn fischer_game_both_sides() {
     assert_result(&blk, EndReason::Resign, Outcome::Lose);
     let wht = replay("transcript_csa_fischer.txt", "wht");
     assert_result(&wht, EndReason::Resign, Outcome::Win);
-    assert!(wht.log.iter().any(|l| l.contains("time 10s byoyomi 0s increment 2s")));
+    assert!(
+        wht.log
+            .iter()
+            .any(|l| l.contains("time 10s byoyomi 0s increment 2s"))
+    );
     // Clock after +7776FU T0, -3334FU T0, +2726FU T1: Black 10+2+2-1 = 13 s.
-    assert!(wht.log.iter().any(|l| l.contains("move 3 +2726FU T1 | + 13s - 12s")), "{:?}", wht.log);
+    assert!(
+        wht.log
+            .iter()
+            .any(|l| l.contains("move 3 +2726FU T1 | + 13s - 12s")),
+        "{:?}",
+        wht.log
+    );
 }
 
 #[test]
@@ -322,7 +370,10 @@ fn floodgate_comments_carry_black_view_evals() {
     let b = replay("transcript_csa_floodgate.txt", "fgB");
     assert_result(&b, EndReason::Resign, Outcome::Win);
     let sent = b.server.as_ref().unwrap()[0].texts().join("\n");
-    assert!(sent.contains("-3334FU,'* -50 +2726FU\n-8384FU,'* -38 +2625FU"), "{sent}");
+    assert!(
+        sent.contains("-3334FU,'* -50 +2726FU\n-8384FU,'* -38 +2625FU"),
+        "{sent}"
+    );
 }
 
 #[test]
@@ -375,8 +426,16 @@ fn an_unusable_summary_is_rejected_by_id() {
         |_| {},
     );
     run.server.as_ref().expect("server");
-    assert!(matches!(run.result, Err(CsaError::BadSummary(_))), "{:?}", run.result);
-    assert!(run.log.iter().any(|l| l.contains("unusable Game_Summary: bad value in summary line `Byoyomi:ten`")));
+    assert!(
+        matches!(run.result, Err(CsaError::BadSummary(_))),
+        "{:?}",
+        run.result
+    );
+    assert!(
+        run.log
+            .iter()
+            .any(|l| l.contains("unusable Game_Summary: bad value in summary line `Byoyomi:ten`"))
+    );
 }
 
 #[test]

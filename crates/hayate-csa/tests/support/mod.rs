@@ -64,7 +64,8 @@ pub fn transcript(name: &str) -> Vec<Line> {
         };
         let q = quoted.trim_end();
         let text = if q.len() >= 2
-            && ((q.starts_with('\'') && q.ends_with('\'')) || (q.starts_with('"') && q.ends_with('"')))
+            && ((q.starts_with('\'') && q.ends_with('\''))
+                || (q.starts_with('"') && q.ends_with('"')))
         {
             q[1..q.len() - 1].to_string()
         } else {
@@ -156,7 +157,9 @@ impl ScriptServer {
 
     /// Waits for the script to finish; the error names the first mismatch.
     pub fn finish(self) -> Result<Vec<Seen>, String> {
-        self.handle.join().map_err(|_| "server thread panicked".to_string())?
+        self.handle
+            .join()
+            .map_err(|_| "server thread panicked".to_string())?
     }
 }
 
@@ -251,14 +254,15 @@ fn serve(stream: TcpStream, script: Vec<Step>) -> Result<Seen, String> {
                 None => return Err(format!("expected {what}, client closed")),
             },
             Step::Pause(d) => {
-                let end = Instant::now() + d;
-                while Instant::now() < end {
-                    let left = end.saturating_duration_since(Instant::now());
-                    match peer.next(left) {
-                        Ok(Some(l)) => return Err(format!("unexpected `{l}` during a pause")),
-                        Ok(None) => return Err("client closed during a pause".into()),
-                        Err(_) => break, // the pause ran out
+                // `next` skips keep-alives until the pause runs out (an error here).
+                match peer.next(d) {
+                    Ok(Some(l)) => return Err(format!("unexpected `{l}` during a pause")),
+                    Ok(None) => {
+                        // The client left (e.g. it gave up waiting): the script ends here.
+                        closed = true;
+                        break;
                     }
+                    Err(_) => {}
                 }
             }
             Step::Close => {
@@ -329,6 +333,10 @@ fn bogus_move(pos: &Position) -> hayate_core::Move {
 impl Player for ScriptPlayer {
     fn name(&self) -> String {
         "script".into()
+    }
+    fn new_game(&mut self) {
+        // A reconnected session replays the same game from the start.
+        self.next = 0;
     }
     fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
         Ok(())
