@@ -38,3 +38,7 @@ pub mod game;
 pub use game::error::{ParseError, ParseErrorKind};
 pub use game::record::{EndKind, GameEnd, GameRecord, MoveEntry, Outcome};
 pub use game::text::TextEncoding;
+
+pub mod convert;
+
+pub use game::format::GameFormat;

@@ -2,6 +2,7 @@
 
 pub mod csa;
 pub mod error;
+pub mod format;
 pub mod japanese;
 pub mod jkf;
 pub mod ki2;
