@@ -444,3 +444,80 @@ fn positions_whose_move_repeats_are_skipped() {
     // Moves 4..=8 each recreate a position seen four plies before.
     assert_eq!(count(true), 4);
 }
+
+/// Samples per second from an hcpe3 file through the whole pipeline, run by hand:
+/// `cargo test --release -p hayate-nn --test dataset -- --ignored --nocapture`.
+/// Writes the synthetic file to the temp directory (`hayate-nn-bench.hcpe3`) for `hayate dataset
+/// stats`.
+#[test]
+#[ignore]
+fn hcpe3_pipeline_throughput() {
+    use std::time::Instant;
+    let gs = games(99, 400, 160);
+    let bytes = hcpe3_bytes(&gs);
+    let path = std::env::temp_dir().join("hayate-nn-bench.hcpe3");
+    std::fs::write(&path, &bytes).expect("write");
+    let t = Instant::now();
+    let n = Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default())
+        .filter(|r| r.is_ok())
+        .count();
+    let read = t.elapsed().as_secs_f64();
+    println!("{} games, {} bytes, {n} samples", gs.len(), bytes.len());
+    println!(
+        "read + replay + labels (1 thread): {:.0} samples/s",
+        n as f64 / read
+    );
+    let samples: Vec<_> = Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default())
+        .filter_map(Result::ok)
+        .collect();
+    let cfg = BatchConfig {
+        batch_size: 256,
+        ..BatchConfig::default()
+    };
+    let t = Instant::now();
+    let mut total = 0;
+    let mut batch = hayate_nn::dataset::Batch::default();
+    for chunk in samples.chunks(256) {
+        hayate_nn::dataset::fill_batch_into(chunk, &cfg, &mut batch);
+        total += batch.len;
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "fill_batch alone (1 thread): {:.0} samples/s, {:.0} ns/sample",
+        total as f64 / secs,
+        secs * 1e9 / total as f64
+    );
+    let t = Instant::now();
+    for s in &samples {
+        std::hint::black_box(s.hcp.decode().unwrap().to_position(1).unwrap());
+    }
+    let secs = t.elapsed().as_secs_f64();
+    println!(
+        "hcp -> Position alone: {:.0} ns/sample",
+        secs * 1e9 / samples.len() as f64
+    );
+    for workers in [1, 2] {
+        let t = Instant::now();
+        let opened =
+            hayate_nn::dataset::open_samples(&path, DataFormat::Hcpe3, SampleOptions::default())
+                .unwrap();
+        let stream = ShuffleBuffer::new(opened.filter_map(Result::ok), 10_000, 1);
+        let cfg = BatchConfig {
+            batch_size: 256,
+            workers,
+            ..BatchConfig::default()
+        };
+        let loader = BatchLoader::spawn(stream, cfg);
+        let mut total = 0;
+        while let Some(b) = loader.next_batch() {
+            total += b.len;
+            loader.recycle(b);
+        }
+        assert_eq!(total, n);
+        let secs = t.elapsed().as_secs_f64();
+        println!(
+            "file -> shuffled f32 batches (62+57 planes, 2187 policy), {workers} worker(s): {:.0} samples/s",
+            n as f64 / secs
+        );
+    }
+}

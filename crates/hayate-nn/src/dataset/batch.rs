@@ -112,27 +112,32 @@ pub struct Batch {
 
 /// Expands `samples` into one batch.
 pub fn fill_batch(samples: &[Sample], cfg: &BatchConfig) -> Batch {
+    let mut b = Batch::default();
+    fill_batch_into(samples, cfg, &mut b);
+    b
+}
+
+/// Expands `samples` into `b`, reusing its allocations: a batch of 1024 dlshogi samples is about
+/// 50 MB, and fresh allocations of that size cost page faults on every batch.
+pub fn fill_batch_into(samples: &[Sample], cfg: &BatchConfig, b: &mut Batch) {
     let (l1, l2, lp) = (
         cfg.input.input1_len(),
         cfg.input.input2_len(),
         cfg.policy_len(),
     );
     let n = samples.len();
-    let mut b = Batch {
-        len: 0,
-        input1: vec![0.0; n * l1],
-        input2: vec![0.0; n * l2],
-        policy: vec![0.0; n * lp],
-        value: Vec::with_capacity(n),
-        result: Vec::with_capacity(n),
-        effects: if cfg.novice_targets {
-            vec![0.0; n * 162]
-        } else {
-            Vec::new()
-        },
-        declaration: Vec::new(),
-        skipped: 0,
-    };
+    b.len = 0;
+    b.skipped = 0;
+    // Inputs are overwritten row by row; only the sparse policy rows need zeros.
+    b.input1.resize(n * l1, 0.0);
+    b.input2.resize(n * l2, 0.0);
+    b.policy.clear();
+    b.policy.resize(n * lp, 0.0);
+    b.value.clear();
+    b.result.clear();
+    b.effects
+        .resize(if cfg.novice_targets { n * 162 } else { 0 }, 0.0);
+    b.declaration.clear();
     for s in samples {
         let Ok(raw) = s.hcp.decode() else {
             b.skipped += 1;
@@ -188,13 +193,13 @@ pub fn fill_batch(samples: &[Sample], cfg: &BatchConfig) -> Batch {
     if cfg.novice_targets {
         b.effects.truncate(k * 162);
     }
-    b
 }
 
 /// Batches built on worker threads from a stream of samples. Batches come out in completion
 /// order (with one worker, in stream order). Dropping the loader stops the threads.
 pub struct BatchLoader {
     rx: Option<Receiver<Batch>>,
+    pool: Option<SyncSender<Batch>>,
     threads: Vec<JoinHandle<()>>,
 }
 
@@ -227,8 +232,12 @@ impl BatchLoader {
             }
         }));
         let job_rx = Arc::new(Mutex::new(job_rx));
+        let queue = cfg.queue.max(1);
+        let (pool_tx, pool_rx) = sync_channel::<Batch>(queue + workers);
+        let pool_rx = Arc::new(Mutex::new(pool_rx));
         for _ in 0..workers {
             let job_rx = Arc::clone(&job_rx);
+            let pool_rx = Arc::clone(&pool_rx);
             let out_tx: SyncSender<Batch> = out_tx.clone();
             threads.push(std::thread::spawn(move || {
                 loop {
@@ -238,7 +247,13 @@ impl BatchLoader {
                         Err(_) => return,
                     };
                     let Ok(chunk) = job else { return };
-                    if out_tx.send(fill_batch(&chunk, &cfg)).is_err() {
+                    // Reuse a batch the consumer handed back, if any.
+                    let mut batch = match pool_rx.lock() {
+                        Ok(rx) => rx.try_recv().unwrap_or_default(),
+                        Err(_) => return,
+                    };
+                    fill_batch_into(&chunk, &cfg, &mut batch);
+                    if out_tx.send(batch).is_err() {
                         return;
                     }
                 }
@@ -246,7 +261,22 @@ impl BatchLoader {
         }
         BatchLoader {
             rx: Some(out_rx),
+            pool: Some(pool_tx),
             threads,
+        }
+    }
+
+    /// The next batch, `None` once every sample has been delivered (same as `next`, but through
+    /// a shared reference so that [`BatchLoader::recycle`] can be called in the same loop).
+    pub fn next_batch(&self) -> Option<Batch> {
+        self.rx.as_ref()?.recv().ok()
+    }
+
+    /// Hands a consumed batch back so that a worker can reuse its memory (optional; a full pool
+    /// drops it).
+    pub fn recycle(&self, batch: Batch) {
+        if let Some(pool) = &self.pool {
+            let _ = pool.try_send(batch);
         }
     }
 }
@@ -255,7 +285,7 @@ impl Iterator for BatchLoader {
     type Item = Batch;
 
     fn next(&mut self) -> Option<Batch> {
-        self.rx.as_ref()?.recv().ok()
+        self.next_batch()
     }
 }
 
@@ -263,6 +293,7 @@ impl Drop for BatchLoader {
     fn drop(&mut self) {
         // Closing the output makes the workers' sends fail; they exit, and then the reader's.
         self.rx = None;
+        self.pool = None;
         for t in self.threads.drain(..) {
             let _ = t.join();
         }

@@ -14,7 +14,7 @@ pub mod source;
 pub mod stats;
 
 pub use average::average_duplicates;
-pub use batch::{Batch, BatchConfig, BatchLoader, InputKind, fill_batch};
+pub use batch::{Batch, BatchConfig, BatchLoader, InputKind, fill_batch, fill_batch_into};
 pub use error::DatasetError;
 pub use sample::{EVAL_COEF, Sample, result_value, score_to_value};
 pub use shuffle::ShuffleBuffer;
