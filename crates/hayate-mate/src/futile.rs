@@ -4,6 +4,11 @@
 //! the convention as an option ([`Defence`]).
 
 use hayate_core::{Move, MoveList, Position, between};
+use std::collections::HashMap;
+
+/// Answers already worked out inside one futility question, by full position key: the same
+/// capture positions recur for every drop type and order.
+type Memo = HashMap<u64, bool>;
 
 /// Which defender moves a mate search must refute.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -22,6 +27,10 @@ pub enum Defence {
 /// taken by a slider that then stands nearer, is futile when the nearer ones are). The
 /// recursion ends: each capture brings the checker closer to the king.
 pub fn is_futile_drop(pos: &mut Position, d: Move) -> bool {
+    futile_drop(pos, d, &mut Memo::new())
+}
+
+fn futile_drop(pos: &mut Position, d: Move, memo: &mut Memo) -> bool {
     if !d.is_drop() || !pos.in_check() {
         return false;
     }
@@ -45,7 +54,14 @@ pub fn is_futile_drop(pos: &mut Position, d: Move) -> bool {
             continue;
         }
         pos.do_move(m);
-        futile = is_mated(pos, Defence::NoFutileDrops);
+        futile = match memo.get(&pos.key()) {
+            Some(&v) => v,
+            None => {
+                let v = mated_memo(pos, memo);
+                memo.insert(pos.key(), v);
+                v
+            }
+        };
         pos.undo_move(m);
         if futile {
             break;
@@ -71,6 +87,19 @@ pub fn is_mated(pos: &mut Position, defence: Defence) -> bool {
     only_futile(pos, &evasions, defence)
 }
 
+/// [`is_mated`] under [`Defence::NoFutileDrops`] sharing `memo`.
+fn mated_memo(pos: &mut Position, memo: &mut Memo) -> bool {
+    if !pos.in_check() {
+        return false;
+    }
+    let mut evasions = MoveList::new();
+    pos.generate_legal(&mut evasions);
+    if evasions.iter().any(|e| !e.is_drop()) {
+        return false;
+    }
+    evasions.iter().all(|&e| futile_drop(pos, e, memo))
+}
+
 /// Whether `evasions` (legal here) hold nothing but futile drops under `defence` (true when
 /// empty).
 pub(crate) fn only_futile(pos: &mut Position, evasions: &MoveList, defence: Defence) -> bool {
@@ -80,6 +109,7 @@ pub(crate) fn only_futile(pos: &mut Position, evasions: &MoveList, defence: Defe
     if defence == Defence::AllLegal || evasions.iter().any(|e| !e.is_drop()) {
         return false;
     }
-    evasions.iter().all(|&e| is_futile_drop(pos, e))
+    let mut memo = Memo::new();
+    evasions.iter().all(|&e| futile_drop(pos, e, &mut memo))
 }
 

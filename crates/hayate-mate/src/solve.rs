@@ -4,6 +4,7 @@ use crate::checks::generate_checks;
 use crate::dfpn::Solver;
 use crate::exact::exact_mate_line;
 use crate::futile::{Defence, only_futile};
+use crate::mate1::mate_in_1_with;
 use crate::tt::INF;
 use hayate_core::{Move, MoveList, Position};
 use std::collections::HashSet;
@@ -140,13 +141,14 @@ fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport
     }
 }
 
-/// Replaces a short line by the exact one (shortest mate, longest defence) when the
-/// fixed-depth search can find it within its budget.
+/// Replaces the line by the exact one (shortest mate, longest defence) when there is a mate of
+/// at most `exact_line_plies` and the fixed-depth search finds it within its budget.
 fn shorten(root: &mut Position, line: Vec<Move>, opts: &DfpnOptions) -> Vec<Move> {
-    if line.len() as u32 > opts.exact_line_plies {
+    let max = (line.len() as u32).min(opts.exact_line_plies);
+    if max == 0 {
         return line;
     }
-    match exact_mate_line(root, line.len() as u32, opts.exact_line_budget, opts.defence) {
+    match exact_mate_line(root, max, opts.exact_line_budget, opts.defence) {
         Ok(Some(exact)) if exact.len() <= line.len() => exact,
         _ => line,
     }
@@ -175,14 +177,28 @@ fn extract_line(solver: &mut Solver<'_>, pos: &mut Position) -> Option<Vec<Move>
             break;
         }
         let mut best: Option<(Move, u16)> = None;
+        if or && let Some(m) = mate_in_1_with(pos, solver.defence) {
+            best = Some((m, 0));
+        }
         for pass in 0..2 {
+            if best.is_some() {
+                break;
+            }
+            if pass == 1 {
+                // The table lost the proving child: prove this node again (its children's
+                // first looks store the short proofs), then look once more.
+                let r = solver.mid(pos, INF, INF, line.len());
+                if r.pn != 0 {
+                    break;
+                }
+            }
             for &m in moves.iter() {
                 pos.do_move(m);
                 let key = pos.key();
                 let len = if seen.contains(&key) {
                     None
                 } else {
-                    proven_len(solver, pos, line.len() + 1, !or || pass == 1)
+                    proven_len(solver, pos, line.len() + 1, !or)
                 };
                 pos.undo_move(m);
                 if solver.aborted {

@@ -96,24 +96,28 @@ fn nifu_drop_is_not_a_solution() {
 
 #[test]
 fn defender_cannot_interpose_a_nifu_pawn() {
-    // Rook check down the file: White's only interposable piece is a pawn, but it has one on
-    // that file already, so the rook drop mates at once.
-    let (pos, r) = solve_sfen("4k4/3ppp3/4p4/9/9/9/9/9/9 b R2b4g4s4n4l13p 1", &opts());
+    // R*1e checks the king on 1a down file 1; White holds only pawns and already has one on
+    // file 1 (1g), so it cannot interpose: mate in one.
+    let (pos, r) = solve_sfen("8k/6S2/7G1/9/9/9/8p/9/9 b 2R2B3G3S4N4L17p 1", &opts());
     let MateResult::Mate(line) = r else { panic!("{r:?}") };
     check_mate_line(&pos, &line).expect("mate");
     assert_eq!(line.len(), 1);
+    // Without the pawn on file 1 the interposition is legal and R*1e no longer mates.
+    let pos = Position::from_sfen("8k/6S2/7G1/9/9/9/7p1/9/9 b 2R2B3G3S4N4L17p 1").expect("sfen");
+    let m = pos.parse_usi_move("R*1e").expect("legal");
+    let mut p = pos.clone();
+    p.do_move(m);
+    assert!(!p.is_checkmate());
 }
 
 #[test]
 fn defender_cannot_drop_a_dead_knight() {
-    // Lance check along rank... a knight may not be dropped on the last two ranks from White's
-    // side: rook drop on rank 9 against a king on 9i? Use a rank-1 attack on White's king.
-    // White king on 1i (rank 9): White knights may not be dropped on ranks 8 and 9.
-    let (pos, r) = solve_sfen("9/9/9/9/9/9/9/7PP/5K2k b R2b4g4s3l16p4n 1", &opts());
-    match r {
-        MateResult::Mate(line) => check_mate_line(&pos, &line).expect("mate"),
-        other => panic!("{other:?}"),
-    }
+    // The king on 1i is checked along rank 9; White holds only knights, which may not be
+    // dropped on ranks 8 and 9: mate in one.
+    let (pos, r) = solve_sfen("9/9/9/9/9/9/7GG/9/8k b 2R2B2G4S4L18P4n 1", &opts());
+    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    check_mate_line(&pos, &line).expect("mate");
+    assert_eq!(line.len(), 1);
 }
 
 #[test]
