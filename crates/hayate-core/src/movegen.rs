@@ -57,6 +57,75 @@ impl Position {
         }
     }
 
+    /// The number of legal moves, counted without building them (perft's bulk counting):
+    /// equal to `legal_moves().len()`.
+    pub fn count_legal(&self) -> usize {
+        let us = self.side;
+        let occ = self.occupied();
+        let checkers = self.checkers();
+        let mut n = 0usize;
+        // King moves.
+        if let Some(ksq) = self.king_square(us) {
+            let occ_k = occ ^ Bitboard::from_square(ksq);
+            for to in king_attacks(ksq) & !self.by_color[us.index()] {
+                if !self.is_attacked_by(!us, to, occ_k) {
+                    n += 1;
+                }
+            }
+        }
+        if checkers.has_more_than_one() {
+            return n;
+        }
+        let (target, drop_target) = match (checkers.lsb(), self.king_square(us)) {
+            (Some(c), Some(k)) => {
+                let block = between(k, c);
+                (block | Bitboard::from_square(c), block)
+            }
+            _ => (!self.by_color[us.index()], !occ),
+        };
+        // Piece moves: one per target, plus a second where both promoting and not are legal.
+        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+        let zone = ZONE[us.index()];
+        let pinned = self.pinned(us);
+        let ksq = self.king_square(us);
+        let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
+        while let Some(from) = pieces.pop() {
+            let pt = self.board[from.index()].piece_type();
+            let mut tos = attacks(us, pt, from, occ) & target;
+            if let (true, Some(k)) = (pinned.contains(from), ksq) {
+                tos &= line_through(k, from);
+            }
+            if pt.can_promote() {
+                let promotable = if zone.contains(from) { tos } else { tos & zone };
+                n += (promotable.count() + tos.and_not(dead_ranks(us, pt)).count()) as usize;
+            } else {
+                n += tos.count() as usize;
+            }
+        }
+        // Drops.
+        let hand = self.hands[us.index()];
+        if hand.is_empty() || drop_target.is_empty() {
+            return n;
+        }
+        for pt in PieceType::HAND_TYPES {
+            if !hand.has(pt) {
+                continue;
+            }
+            let mut tos = drop_target.and_not(dead_ranks(us, pt));
+            if pt == PieceType::PAWN {
+                tos = tos.and_not(self.pawn_files(us));
+                if let Some(k) = self.king_square(!us)
+                    && let Some(sq) = (pawn_attacks(!us, k) & tos).lsb()
+                    && self.is_pawn_drop_mate(sq)
+                {
+                    tos.clear(sq);
+                }
+            }
+            n += tos.count() as usize;
+        }
+        n
+    }
+
     /// Appends the moves of one stage to `list` (see [`Stage`]).
     pub fn generate(&self, stage: Stage, list: &mut MoveList) {
         match stage {

@@ -246,7 +246,23 @@ impl Position {
     /// Whether any piece of colour `c` attacks `sq` given occupancy `occ`.
     #[inline]
     pub fn is_attacked_by(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
-        self.attackers_to(c, sq, occ).is_nonempty()
+        // Cheap step attackers first, sliders only when those fail (king-move legality calls
+        // this up to eight times per position).
+        let them = !c;
+        let bt = &self.by_type;
+        let mine = self.by_color[c.index()];
+        let steps = (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
+            | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
+            | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
+            | (gold_attacks(them, sq) & self.golds)
+            | (king_attacks(sq)
+                & (bt[PieceType::KING.index()]
+                    | bt[PieceType::HORSE.index()]
+                    | bt[PieceType::DRAGON.index()]));
+        if (steps & mine).is_nonempty() {
+            return true;
+        }
+        self.slider_attackers_to(c, sq, occ).is_nonempty()
     }
 
     /// `c`'s sliders (lance, bishop, rook, horse, dragon) that attack `sq` given `occ`.

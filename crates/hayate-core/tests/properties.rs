@@ -28,6 +28,11 @@ fn random_walk(seed: u64, plies: usize) {
         pos.do_move(m);
         assert_eq!(pos.in_check(), check, "gives_check({m}) disagrees");
         played.push(m);
+        assert_eq!(
+            pos.count_legal(),
+            pos.legal_moves().len(),
+            "count_legal disagrees"
+        );
         let (bk, hk) = pos.compute_keys();
         assert_eq!(
             (pos.board_key(), pos.hand_key()),
