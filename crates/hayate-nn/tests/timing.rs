@@ -92,4 +92,42 @@ fn feature_extraction_ns_per_position() {
         i = (i + 1) % ps.len();
         black_box(prelude_tokens(&ps[i]));
     });
+    // Where batch assembly spends its time: a packed position becomes a Position through SFEN
+    // text, the only public constructor of the core.
+    let sfens: Vec<String> = ps.iter().map(|p| p.to_sfen()).collect();
+    let mut i = 0;
+    time("Position::from_sfen", n / 5, || {
+        i = (i + 1) % sfens.len();
+        black_box(Position::from_sfen(black_box(&sfens[i])).ok());
+    });
+    let hcps: Vec<_> = ps
+        .iter()
+        .map(|p| hayate_records::Hcp::from_position(p).expect("full set"))
+        .collect();
+    let mut i = 0;
+    time("Hcp -> RawPosition -> SFEN -> Position", n / 5, || {
+        i = (i + 1) % hcps.len();
+        black_box(hcps[i].decode().ok().and_then(|r| r.to_position(1).ok()));
+    });
+}
+
+#[test]
+#[ignore]
+fn hcp_decode_parts() {
+    let ps = positions();
+    let hcps: Vec<_> = ps
+        .iter()
+        .map(|p| hayate_records::Hcp::from_position(p).expect("full set"))
+        .collect();
+    let raws: Vec<_> = hcps.iter().map(|h| h.decode().expect("decode")).collect();
+    let mut i = 0;
+    time("Hcp::decode", 100_000, || {
+        i = (i + 1) % hcps.len();
+        black_box(hcps[i].decode().ok());
+    });
+    let mut i = 0;
+    time("RawPosition::to_sfen", 100_000, || {
+        i = (i + 1) % raws.len();
+        black_box(raws[i].to_sfen(1));
+    });
 }
