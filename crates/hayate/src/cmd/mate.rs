@@ -1,14 +1,62 @@
-//! `hayate mate` (not built yet).
+//! `hayate mate`: solves a mate problem with df-pn and prints the USI `checkmate` line.
+
+use anyhow::Context;
+use hayate_core::Position;
+use hayate_mate::{Defence, DfpnOptions, solve_with_report};
+use std::sync::atomic::AtomicBool;
+use std::time::Duration;
 
 /// Arguments of `hayate mate`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Anything; the command is not built yet.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// The problem; the side to move mates.
+    #[arg(long)]
+    sfen: String,
+    /// Time limit in milliseconds (none by default).
+    #[arg(long)]
+    time_ms: Option<u64>,
+    /// Node limit (moves made; none by default).
+    #[arg(long)]
+    nodes: Option<u64>,
+    /// Transposition table size in MiB.
+    #[arg(long, default_value_t = 64)]
+    hash_mb: usize,
+    /// Do not count futile interposition drops (無駄合) as defences, as problem collections do.
+    #[arg(long)]
+    no_futile_drops: bool,
+    /// Also print nodes, time and nodes per second to stderr.
+    #[arg(long)]
+    stats: bool,
 }
 
-/// Runs the command.
-pub fn run(_a: Args) -> anyhow::Result<()> {
-    anyhow::bail!("hayate mate is not built yet")
+/// Prints exactly one line: `checkmate <usi moves>`, `checkmate nomate` or `checkmate timeout`.
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let pos = Position::from_sfen(&a.sfen).with_context(|| format!("bad --sfen {:?}", a.sfen))?;
+    let opts = DfpnOptions {
+        time_limit: a.time_ms.map(Duration::from_millis),
+        max_nodes: a.nodes,
+        hash_mb: a.hash_mb,
+        defence: if a.no_futile_drops {
+            Defence::NoFutileDrops
+        } else {
+            Defence::AllLegal
+        },
+        ..DfpnOptions::default()
+    };
+    let report = solve_with_report(&pos, &opts, &AtomicBool::new(false));
+    println!("{}", report.result.to_usi());
+    if a.stats {
+        let secs = report.elapsed.as_secs_f64();
+        let nps = if secs > 0.0 {
+            (report.nodes as f64 / secs) as u64
+        } else {
+            0
+        };
+        eprintln!(
+            "nodes {} time_ms {} nps {nps}",
+            report.nodes,
+            report.elapsed.as_millis()
+        );
+    }
+    Ok(())
 }
