@@ -3,7 +3,8 @@
 mod common;
 
 use hayate_core::{MoveList, Position};
-use hayate_eval::{EffectUpdate, Evaluator, Kkpee9, Material};
+use hayate_eval::nnue::{RandomNetParams, random_net_bytes};
+use hayate_eval::{EffectUpdate, Evaluator, Isa, Kkpee9, Material, Nnue};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -34,10 +35,20 @@ const WALK_SFENS: [&str; 3] = [
     "ln1g1g1nl/1ks2r3/1pppp1bpp/p3spp2/9/P1P1P1PP1/1P1PSP2P/1BK1GS1R1/LN1G3NL b - 1",
 ];
 
+/// This thread's CPU time in ns (Linux `schedstat`): on a shared machine wall time counts the
+/// other engineers' processes too. Falls back to 0 elsewhere.
+fn cpu_ns() -> u64 {
+    std::fs::read_to_string("/proc/thread-self/schedstat")
+        .ok()
+        .and_then(|s| s.split_whitespace().next()?.parse().ok())
+        .unwrap_or(0)
+}
+
 fn time_walk<E: Evaluator>(e: &E, label: &str, depth: u32) {
     let mut nodes = 0;
     let mut sum = 0;
     let t = Instant::now();
+    let c = cpu_ns();
     for s in WALK_SFENS {
         let mut pos = Position::from_sfen(s).expect("valid");
         let mut st = e.new_stack();
@@ -46,9 +57,11 @@ fn time_walk<E: Evaluator>(e: &E, label: &str, depth: u32) {
         nodes += n;
         sum += v;
     }
+    let cpu = cpu_ns() - c;
     let dt = t.elapsed();
     println!(
-        "{label:>28}: {nodes} nodes, {:.1} ns/node (checksum {})",
+        "{label:>28}: {nodes} nodes, {:.1} ns/node CPU, {:.1} ns/node wall (checksum {})",
+        cpu as f64 / nodes as f64,
         dt.as_nanos() as f64 / nodes as f64,
         black_box(sum)
     );
@@ -76,5 +89,46 @@ fn kkpee9_build_and_walk_timings() {
             "kkpee9 at evaluation",
             3,
         );
+    }
+}
+
+#[test]
+#[ignore]
+fn nnue_walk_timings() {
+    let t = Instant::now();
+    let bytes = random_net_bytes(&RandomNetParams::default());
+    println!("generate random net: {:?}", t.elapsed());
+    let t = Instant::now();
+    let base = Nnue::from_bytes(&bytes).expect("valid");
+    println!("parse 64 MB net from memory: {:?}", t.elapsed());
+    for _ in 0..2 {
+        time_walk(&Material, "material", 3);
+        for isa in Isa::ALL {
+            if let Some(n) = base.with_isa(isa) {
+                time_walk(&n, &format!("nnue {isa:?}"), 3);
+            }
+        }
+    }
+}
+
+/// For `perf stat -e cycles:u,instructions:u` (CPU counters are steadier than clocks on a shared
+/// machine): `HAYATE_WALK=<scalar|avx2|avx512vnni|material|kkpee9|kkpee9-lazy|none>`, one
+/// evaluator, depth-3 walk; `none` measures the setup alone.
+#[test]
+#[ignore]
+fn walk_one_for_perf_stat() {
+    let which = std::env::var("HAYATE_WALK").unwrap_or_default();
+    let nnue = || Nnue::from_bytes(&random_net_bytes(&RandomNetParams::default())).expect("valid");
+    let kk = || Kkpee9::new();
+    match which.as_str() {
+        "material" => time_walk(&Material, "material", 3),
+        "scalar" => time_walk(&nnue().with_isa(Isa::Scalar).expect("isa"), "scalar", 3),
+        "avx2" => time_walk(&nnue().with_isa(Isa::Avx2).expect("isa"), "avx2", 3),
+        "avx512vnni" => time_walk(&nnue().with_isa(Isa::Avx512Vnni).expect("isa"), "vnni", 3),
+        "kkpee9" => time_walk(&kk().with_update(EffectUpdate::Incremental), "kkpee9", 3),
+        "kkpee9-lazy" => time_walk(&kk().with_update(EffectUpdate::AtEvaluation), "lazy", 3),
+        "nnue-setup" => drop(black_box(nnue())),
+        "kkpee9-setup" => drop(black_box(kk())),
+        _ => {}
     }
 }

@@ -44,10 +44,33 @@ impl Accumulator {
     };
 }
 
-/// Per-thread NNUE state: one accumulator per ply, allocated up front.
+/// Per-thread NNUE state: one accumulator per ply. Frames are kept when popped and reused by
+/// the next push, so the search only moves the `top` index (no copy, no allocation once the
+/// deepest ply has been reached).
 #[derive(Debug)]
 pub struct NnueStack {
     frames: Vec<Accumulator>,
+    /// Number of live frames (`frames[top - 1]` is the current one).
+    top: usize,
+}
+
+impl NnueStack {
+    /// The current frame.
+    #[inline(always)]
+    fn current(&self) -> Option<&Accumulator> {
+        self.top.checked_sub(1).and_then(|i| self.frames.get(i))
+    }
+
+    /// Makes room for one more frame and returns (parent, new frame), or `None` at the root.
+    #[inline(always)]
+    fn grow(&mut self) -> (Option<&Accumulator>, &mut Accumulator) {
+        if self.top == self.frames.len() {
+            self.frames.push(Accumulator::INVALID);
+        }
+        self.top += 1;
+        let (below, at) = self.frames.split_at_mut(self.top - 1);
+        (below.last(), &mut at[0])
+    }
 }
 
 impl Nnue {
@@ -132,33 +155,37 @@ impl Nnue {
         }
     }
 
+    /// Refreshes `acc` for `pos` in place.
+    fn refresh_into(&self, acc: &mut Accumulator, pos: &Position) {
+        acc.valid = pos.king_square(Color::Black).is_some()
+            && pos.king_square(Color::White).is_some()
+            && self.refresh_half(acc, pos, Color::Black)
+            && self.refresh_half(acc, pos, Color::White);
+    }
+
     /// A fully refreshed accumulator for `pos`.
     pub fn refresh(&self, pos: &Position) -> Accumulator {
         let mut acc = Accumulator::INVALID;
-        let ok = pos.king_square(Color::Black).is_some()
-            && pos.king_square(Color::White).is_some()
-            && self.refresh_half(&mut acc, pos, Color::Black)
-            && self.refresh_half(&mut acc, pos, Color::White);
-        acc.valid = ok;
+        self.refresh_into(&mut acc, pos);
         acc
     }
 
-    /// The accumulator after `m` from the one before it (`pos` is after the move): the mover's
-    /// half is refreshed when its king moved, every other half is updated from the delta.
-    pub fn updated(&self, parent: &Accumulator, pos: &Position, m: Move) -> Accumulator {
+    /// Writes into `acc` the accumulator after `m` from `parent`, the one before it (`pos` is
+    /// after the move): the mover's half is refreshed when its king moved, every other half
+    /// is updated from the feature delta.
+    fn update_into(&self, parent: &Accumulator, acc: &mut Accumulator, pos: &Position, m: Move) {
         if !parent.valid {
-            return self.refresh(pos);
+            return self.refresh_into(acc, pos);
         }
-        let mut acc = Accumulator::INVALID;
         let mover = m.moved_piece().color();
         let king_moved = !m.is_drop() && m.moved_piece().piece_type() == PieceType::KING;
         for p in Color::ALL {
             if king_moved && p == mover {
-                self.refresh_half(&mut acc, pos, p);
+                self.refresh_half(acc, pos, p);
                 continue;
             }
             let Some(k) = pos.king_square(p) else {
-                return self.refresh(pos);
+                return self.refresh_into(acc, pos);
             };
             let d = features::delta(pos, m, p, k);
             self.update(
@@ -169,6 +196,12 @@ impl Nnue {
             );
         }
         acc.valid = true;
+    }
+
+    /// The accumulator after `m` from `parent`, the one before it (`pos` is after the move).
+    pub fn updated(&self, parent: &Accumulator, pos: &Position, m: Move) -> Accumulator {
+        let mut acc = Accumulator::INVALID;
+        self.update_into(parent, &mut acc, pos, m);
         acc
     }
 
@@ -215,40 +248,40 @@ impl Evaluator for Nnue {
     fn new_stack(&self) -> NnueStack {
         NnueStack {
             frames: Vec::with_capacity(256),
+            top: 0,
         }
     }
 
     fn reset(&self, stack: &mut NnueStack, pos: &Position) {
-        stack.frames.clear();
-        stack.frames.push(self.refresh(pos));
+        stack.top = 0;
+        let (_, acc) = stack.grow();
+        self.refresh_into(acc, pos);
     }
 
     #[inline]
     fn push(&self, stack: &mut NnueStack, pos: &Position, m: Move) {
-        let next = match stack.frames.last() {
-            Some(parent) => self.updated(parent, pos, m),
-            None => self.refresh(pos),
-        };
-        stack.frames.push(next);
+        match stack.grow() {
+            (Some(parent), acc) => self.update_into(parent, acc, pos, m),
+            (None, acc) => self.refresh_into(acc, pos),
+        }
     }
 
     fn push_null(&self, stack: &mut NnueStack, pos: &Position) {
-        let top = match stack.frames.last() {
-            Some(f) => *f,
-            None => self.refresh(pos),
-        };
-        stack.frames.push(top);
+        match stack.grow() {
+            (Some(parent), acc) => *acc = *parent,
+            (None, acc) => self.refresh_into(acc, pos),
+        }
     }
 
     #[inline]
     fn pop(&self, stack: &mut NnueStack) {
-        stack.frames.pop();
+        stack.top = stack.top.saturating_sub(1);
     }
 
     #[inline]
     fn evaluate(&self, stack: &mut NnueStack, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
-        match stack.frames.last() {
+        match stack.current() {
             Some(acc) => self
                 .evaluate_accumulator(acc, stm)
                 .unwrap_or_else(|| material_stm(pos)),

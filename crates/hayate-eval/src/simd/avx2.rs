@@ -84,7 +84,8 @@ pub fn transform(stm: &[i16; HALF], opp: &[i16; HALF], out: &mut [u8; 2 * HALF])
     transform_half(opp, b);
 }
 
-/// A 32-output affine layer with permuted weights; zero input chunks are skipped.
+/// A 32-output affine layer with permuted weights (see [`super::scalar::affine`]); the input
+/// length must be a multiple of 32 (it is 512 or 32).
 ///
 /// `maddubs` sums two u8×i8 products into i16 with saturation, which never triggers here:
 /// inputs are at most 127, so |2 · 127 · 128| = 32512 < 32768.
@@ -93,25 +94,32 @@ pub fn transform(stm: &[i16; HALF], opp: &[i16; HALF], out: &mut [u8; 2 * HALF])
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub fn affine(input: &[u8], w: &[i8], bias: &[i32; HIDDEN]) -> [i32; HIDDEN] {
-    assert!(w.len() >= input.len() / 4 * HIDDEN * 4);
+    let chunks = input.len() / 4;
+    assert!(input.len() % 32 == 0 && w.len() >= chunks * HIDDEN * 4);
     let mut acc = [_mm256_setzero_si256(); 4];
     for (r, a) in acc.iter_mut().enumerate() {
         // SAFETY: `bias` has 32 i32 = 4 registers, r < 4; loadu needs no alignment.
         *a = unsafe { _mm256_loadu_si256(bias.as_ptr().add(8 * r).cast()) };
     }
     let ones = _mm256_set1_epi16(1);
-    for (j, x) in input.chunks_exact(4).enumerate() {
-        let chunk = i32::from_le_bytes([x[0], x[1], x[2], x[3]]);
-        if chunk == 0 {
+    let zero = _mm256_setzero_si256();
+    for (b, block) in input.chunks_exact(32).enumerate() {
+        // SAFETY: `block` has exactly 32 bytes; loadu needs no alignment.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        // Skip whole 32-byte blocks of zeros (common with trained nets); within a block every
+        // chunk is processed, since a branch per chunk would mispredict on dense inputs.
+        if _mm256_testz_si256(v, v) != 0 {
             continue;
         }
-        let xv = _mm256_set1_epi32(chunk);
-        let base = w[j * HIDDEN * 4..].as_ptr();
-        for (r, a) in acc.iter_mut().enumerate() {
-            // SAFETY: the assert above keeps 128 bytes from `j*128` inside `w`; register r
-            // reads bytes 32r..32r+32 of them.
-            let wv = unsafe { _mm256_loadu_si256(base.add(32 * r).cast()) };
-            *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+        let wb = &w[b * 8 * HIDDEN * 4..(b + 1) * 8 * HIDDEN * 4];
+        for (k, x) in block.chunks_exact(4).enumerate() {
+            let xv = _mm256_set1_epi32(i32::from_le_bytes([x[0], x[1], x[2], x[3]]));
+            let wj = &wb[k * HIDDEN * 4..(k + 1) * HIDDEN * 4];
+            for (r, a) in acc.iter_mut().enumerate() {
+                // SAFETY: `wj` has 128 bytes; register r reads bytes 32r..32r+32.
+                let wv = unsafe { _mm256_loadu_si256(wj.as_ptr().add(32 * r).cast()) };
+                *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
+            }
         }
     }
     let mut out = [0i32; HIDDEN];
