@@ -95,14 +95,13 @@ pub fn transform(stm: &[i16; HALF], opp: &[i16; HALF], out: &mut [u8; 2 * HALF])
 #[target_feature(enable = "avx2")]
 pub fn affine(input: &[u8], w: &[i8], bias: &[i32; HIDDEN]) -> [i32; HIDDEN] {
     let chunks = input.len() / 4;
-    assert!(input.len() % 32 == 0 && w.len() >= chunks * HIDDEN * 4);
+    assert!(input.len().is_multiple_of(32) && w.len() >= chunks * HIDDEN * 4);
     let mut acc = [_mm256_setzero_si256(); 4];
     for (r, a) in acc.iter_mut().enumerate() {
         // SAFETY: `bias` has 32 i32 = 4 registers, r < 4; loadu needs no alignment.
         *a = unsafe { _mm256_loadu_si256(bias.as_ptr().add(8 * r).cast()) };
     }
     let ones = _mm256_set1_epi16(1);
-    let zero = _mm256_setzero_si256();
     for (b, block) in input.chunks_exact(32).enumerate() {
         // SAFETY: `block` has exactly 32 bytes; loadu needs no alignment.
         let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };

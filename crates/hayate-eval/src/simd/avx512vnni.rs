@@ -16,7 +16,7 @@ use std::arch::x86_64::*;
 #[target_feature(enable = "avx2,avx512f,avx512bw,avx512vnni")]
 pub fn affine(input: &[u8], w: &[i8], bias: &[i32; HIDDEN]) -> [i32; HIDDEN] {
     let chunks = input.len() / 4;
-    assert!(input.len() % 32 == 0 && w.len() >= chunks * HIDDEN * 4);
+    assert!(input.len().is_multiple_of(32) && w.len() >= chunks * HIDDEN * 4);
     // acc[c][h]: chain c (chunk index mod 4), outputs 16h..16h+16.
     let mut acc = [[_mm512_setzero_si512(); 2]; 4];
     for (b, block) in input.chunks_exact(32).enumerate() {
@@ -37,6 +37,7 @@ pub fn affine(input: &[u8], w: &[i8], bias: &[i32; HIDDEN]) -> [i32; HIDDEN] {
         }
     }
     let mut out = *bias;
+    #[allow(clippy::needless_range_loop)] // h indexes both `acc` rows and `out` halves
     for h in 0..2 {
         let s = _mm512_add_epi32(
             _mm512_add_epi32(acc[0][h], acc[1][h]),
