@@ -68,12 +68,25 @@ impl Format {
     fn of_path(p: &Path) -> Option<Format> {
         Format::from_name(p.extension()?.to_str()?)
     }
+
+    /// Whether items of this input format convert to `out`: single positions cannot become
+    /// games, and bare positions carry no move.
+    fn converts_to(self, out: Format) -> bool {
+        match (self, out) {
+            (Format::Game(..) | Format::Hcpe3, Format::Game(..) | Format::Hcpe3) => true,
+            (_, Format::Game(..) | Format::Hcpe3) => false,
+            (Format::Hcp, Format::Hcpe | Format::Psv) => false,
+            (Format::Hcpe3, Format::Hcp) => false,
+            _ => true,
+        }
+    }
 }
 
 /// Counts shown at the end.
 #[derive(Default)]
 struct Counts {
     files: u64,
+    skipped_files: u64,
     games: u64,
     positions: u64,
     rejected: u64,
@@ -94,7 +107,7 @@ enum Sink {
 /// One item read from an input.
 enum Item {
     Game(String, GameRecord),
-    Hcpe3(Hcpe3Game),
+    Hcpe3(String, Hcpe3Game),
     Hcpe(Hcpe),
     Psv(Psv),
     Hcp(Hcp),
@@ -134,9 +147,9 @@ impl Converter {
                 games.push((name, g));
                 Ok(0)
             }
-            (Sink::Games(_, _, games), Item::Hcpe3(g)) => hcpe3_to_game(&g).map(|rec| {
+            (Sink::Games(_, _, games), Item::Hcpe3(label, g)) => hcpe3_to_game(&g).map(|rec| {
                 self.counts.positions += rec.moves.len() as u64;
-                games.push((origin.to_string(), rec));
+                games.push((label, rec));
                 0
             }),
             (Sink::Hcpe(w), Item::Game(_, g)) => {
@@ -160,18 +173,18 @@ impl Converter {
                 }
                 Err(e) => Err(e),
             },
-            (Sink::Hcpe3(w), Item::Hcpe3(g)) => {
+            (Sink::Hcpe3(w), Item::Hcpe3(_, g)) => {
                 w.write(&g)?;
                 Ok(g.moves.len() as u64)
             }
-            (Sink::Hcpe(w), Item::Hcpe3(g)) => {
+            (Sink::Hcpe(w), Item::Hcpe3(_, g)) => {
                 let mut v = Vec::new();
                 match hcpe3_to_hcpe(&g, &mut v) {
                     Ok(_) => Ok(Self::write_all(w, &v)?),
                     Err(e) => Err(e),
                 }
             }
-            (Sink::Psv(w), Item::Hcpe3(g)) => {
+            (Sink::Psv(w), Item::Hcpe3(_, g)) => {
                 let mut v = Vec::new();
                 match hcpe3_to_hcpe(&g, &mut v)
                     .and_then(|_| v.iter().map(hcpe_to_psv).collect::<Result<Vec<_>, _>>())
@@ -237,7 +250,7 @@ impl Converter {
                     Err(e) => Err(e),
                 }
             }
-            _ => bail!("this conversion is not supported (positions cannot become game records)"),
+            _ => bail!("{origin}: this conversion is not supported"),
         };
         match result {
             Ok(n) => {
@@ -351,6 +364,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let Some(fmt) = from.or_else(|| Format::of_path(path)) else {
             continue;
         };
+        if !fmt.converts_to(to) {
+            if from.is_some() || inputs.iter().any(|i| i == path) {
+                bail!("{name}: cannot convert {fmt:?} to {to:?}");
+            }
+            conv.counts.skipped_files += 1;
+            continue;
+        }
         conv.counts.files += 1;
         let open = || -> anyhow::Result<BufReader<File>> {
             Ok(BufReader::with_capacity(
@@ -387,7 +407,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                     match g {
                         Ok(g) => {
                             conv.counts.games += 1;
-                            conv.push(Item::Hcpe3(g), &format!("{name}#{gi}"))?;
+                            let stem = path
+                                .file_stem()
+                                .map(|s| s.to_string_lossy().into_owned())
+                                .unwrap_or_else(|| "game".into());
+                            conv.push(
+                                Item::Hcpe3(format!("{stem}_{gi}"), g),
+                                &format!("{name}#{gi}"),
+                            )?;
                         }
                         Err(e) => conv.reject(format!("{name}: {e}"))?,
                     }
@@ -427,8 +454,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         eprintln!("rejected: {e}");
     }
     println!(
-        "files {} games {} positions {} rejected {} no-result {}",
-        counts.files, counts.games, counts.positions, counts.rejected, counts.no_result
+        "files {} games {} positions {} rejected {} no-result {} skipped-files {}",
+        counts.files,
+        counts.games,
+        counts.positions,
+        counts.rejected,
+        counts.no_result,
+        counts.skipped_files
     );
     Ok(())
 }
