@@ -87,3 +87,29 @@ fn kkpee9_incremental_equals_scratch_along_random_games() {
         }
     }
 }
+
+#[test]
+fn kkpee9_without_a_king_is_material() {
+    use hayate_eval::Material;
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").expect("valid");
+    for update in [EffectUpdate::Incremental, EffectUpdate::AtEvaluation] {
+        let k = kkpee9().with_update(update);
+        assert_eq!(k.evaluate_once(&pos), Material.evaluate_once(&pos));
+        let mut st = k.new_stack();
+        k.reset(&mut st, &pos);
+        let mut pos = pos.clone();
+        for m in pos
+            .legal_moves()
+            .iter()
+            .take(5)
+            .copied()
+            .collect::<Vec<_>>()
+        {
+            pos.do_move(m);
+            k.push(&mut st, &pos, m);
+            assert_eq!(k.evaluate(&mut st, &pos), Material.evaluate_once(&pos));
+            k.pop(&mut st);
+            pos.undo_move(m);
+        }
+    }
+}

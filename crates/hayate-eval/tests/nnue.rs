@@ -217,3 +217,28 @@ fn generated_net_equals_python_output_byte_for_byte() {
     assert_eq!(py.len(), net_bytes().len());
     assert!(py == net_bytes());
 }
+
+#[test]
+fn nnue_without_a_king_falls_back_to_material() {
+    use hayate_eval::Material;
+    // A mate problem: the attacker (Black) has no king.
+    let pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").expect("valid");
+    let n = net();
+    assert_eq!(n.evaluate_once(&pos), Material.evaluate_once(&pos));
+    let mut st = n.new_stack();
+    n.reset(&mut st, &pos);
+    let mut pos = pos;
+    for m in pos
+        .legal_moves()
+        .iter()
+        .take(5)
+        .copied()
+        .collect::<Vec<_>>()
+    {
+        pos.do_move(m);
+        n.push(&mut st, &pos, m);
+        assert_eq!(n.evaluate(&mut st, &pos), Material.evaluate_once(&pos));
+        n.pop(&mut st);
+        pos.undo_move(m);
+    }
+}
