@@ -1,4 +1,15 @@
-//! Hayate's records: training data (hcp, hcpe, hcpe3, psv) and game records.
+//! Hayate's records: training data (hcp, hcpe, hcpe3, psv) and game records (CSA, KIF, KI2,
+//! JKF), and the conversions between them.
+//!
+//! - [`data`]: packed positions ([`Hcp`], [`PackedSfen`]), the two 16-bit move encodings
+//!   ([`AperyMove16`] for hcpe/hcpe3, [`PsvMove16`] for psv), the records ([`Hcpe`],
+//!   [`Hcpe3Game`], [`Psv`]), streaming readers ([`HcpeReader`], [`PsvReader`],
+//!   [`Hcpe3Reader`]; errors carry byte offsets, [`ErrorPolicy`] says skip or stop) and
+//!   [`RecordWriter`] (whole records only).
+//! - [`game`]: one [`GameRecord`] and the formats [`game::csa`], [`game::kif`], [`game::ki2`],
+//!   [`game::jkf`], with [`GameFormat`] to pick one by name and [`game::text`] for UTF-8 and
+//!   Shift_JIS.
+//! - [`convert`]: games to hcpe/psv/hcpe3, hcpe3 to games and hcpe, hcpe ⇄ psv.
 //!
 //! Reading hcpe (dlshogi's 38-byte training record) into positions:
 //!
