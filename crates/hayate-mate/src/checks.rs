@@ -84,6 +84,17 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     for from in pos.pieces(us) {
         let pc = pos.piece_on(from);
         let pt = pc.piece_type();
+        // A stepping piece checks from next to the king, so it starts within 2 squares of it; a
+        // knight checks from two ranks away after jumping two ranks, so within 4. Farther
+        // pieces can only check by uncovering a slider.
+        let slider = matches!(
+            pt,
+            PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK | PieceType::HORSE | PieceType::DRAGON
+        );
+        let reach = if pt == PieceType::KNIGHT { 4 } else { 2 };
+        if !slider && from.distance(ksq) > reach && !discoverers.contains(from) {
+            continue;
+        }
         let from_bb = Bitboard::from_square(from);
         let mut tos = attacks(us, pt, from, occ) & targets;
         if let (true, Some(k)) = (pinned.contains(from), our_king) {

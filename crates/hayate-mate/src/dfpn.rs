@@ -363,9 +363,6 @@ impl<'a> Solver<'a> {
                 return self.node_result(children, or, hand, pn, dn);
             }
             let b = children[best];
-            if ply <= 1 && std::env::var("DFPN_TRACE").is_ok() {
-                eprintln!("ply {ply} or {or} pn {pn} dn {dn} th {th_pn} {th_dn} best {} ({} {}) n {}", b.m, b.pn, b.dn, self.nodes);
-            }
             let (cth_pn, cth_dn) = if or {
                 let rest = th_dn as u64 - dn as u64 + b.dn as u64;
                 (th_pn.min(grow(second)), rest.min(INF as u64) as u32)

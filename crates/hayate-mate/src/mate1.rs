@@ -14,9 +14,63 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
     let ksq = pos.king_square(!pos.side_to_move())?;
     let mut list = MoveList::new();
     generate_checks(pos, &mut list);
-    list.iter()
-        .copied()
-        .find(|&m| !(m.is_drop() && m.dropped_type() == PieceType::PAWN) && mates(pos, m, ksq))
+    let free = free_squares(pos, ksq);
+    list.iter().copied().find(|&m| {
+        !(m.is_drop() && m.dropped_type() == PieceType::PAWN)
+            && !keeps_a_free_square(pos, m, ksq, free)
+            && mates(pos, m, ksq)
+    })
+}
+
+/// The squares next to the defender king (on `ksq`) that it could step to now: empty or held by
+/// the attacker, and attacked by no attacker piece.
+fn free_squares(pos: &Position, ksq: Square) -> Bitboard {
+    let us = pos.side_to_move();
+    let occ = pos.occupied() ^ Bitboard::from_square(ksq);
+    let mut free = Bitboard::EMPTY;
+    for s in king_attacks(ksq).and_not(pos.pieces(!us)) {
+        if !pos.is_attacked_by(us, s, occ) {
+            free.set(s);
+        }
+    }
+    free
+}
+
+/// A cheap refutation: after `m` some square of `free` is surely still free. A move can only
+/// newly attack a square with the moved piece itself or with a slider looking through the
+/// square it left, so a free square that the moved piece does not cover and that is not in
+/// line with the vacated square stays free. (Occupancy is taken without the king, as for a
+/// king step.)
+#[inline]
+fn keeps_a_free_square(pos: &Position, m: Move, ksq: Square, free: Bitboard) -> bool {
+    if free.is_empty() {
+        return false;
+    }
+    let us = pos.side_to_move();
+    let to = m.to();
+    let to_bb = Bitboard::from_square(to);
+    let (occ, moved) = if m.is_drop() {
+        (pos.occupied() | to_bb, m.dropped_type())
+    } else {
+        let from = m.from();
+        let pt = pos.piece_on(from).piece_type();
+        (
+            (pos.occupied() ^ Bitboard::from_square(from)) | to_bb,
+            if m.is_promotion() { pt.promoted() } else { pt },
+        )
+    };
+    // Without the king: a slider checking along a line also covers the square behind it.
+    let occ = occ.and_not(Bitboard::from_square(ksq));
+    let rest = free.and_not(attacks(us, moved, to, occ));
+    if rest.is_empty() {
+        return false;
+    }
+    if m.is_drop() {
+        return true;
+    }
+    let from = m.from();
+    rest.into_iter()
+        .any(|s| hayate_core::line_through(s, from).is_empty())
 }
 
 /// A mate in one under `defence`: with [`Defence::NoFutileDrops`] a distant check whose only
@@ -33,10 +87,12 @@ pub(crate) fn mate_in_1_and_checks(pos: &mut Position, defence: Defence) -> (Opt
     };
     let mut list = MoveList::new();
     generate_checks(pos, &mut list);
-    let strict = list
-        .iter()
-        .copied()
-        .find(|&m| !(m.is_drop() && m.dropped_type() == PieceType::PAWN) && mates(pos, m, ksq));
+    let free = free_squares(pos, ksq);
+    let strict = list.iter().copied().find(|&m| {
+        !(m.is_drop() && m.dropped_type() == PieceType::PAWN)
+            && !keeps_a_free_square(pos, m, ksq, free)
+            && mates(pos, m, ksq)
+    });
     if strict.is_some() || defence == Defence::AllLegal {
         return (strict, list.len());
     }
