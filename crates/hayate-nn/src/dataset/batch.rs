@@ -5,6 +5,7 @@
 //! the compact labels), `value` and `result` `[len]`, and with Novice's targets `effects`
 //! `[len][2][9][9]` and `declaration` `[len]`.
 
+use super::decode::position_from_raw;
 use super::sample::Sample;
 use crate::compact::{COMPACT_LABEL_NUM, compact_label};
 use crate::features::{DlshogiFeatures, INPUT1_PLANES, INPUT2_PLANES, INPUT2_PLANES_NYUGYOKU};
@@ -138,12 +139,13 @@ pub fn fill_batch_into(samples: &[Sample], cfg: &BatchConfig, b: &mut Batch) {
     b.effects
         .resize(if cfg.novice_targets { n * 162 } else { 0 }, 0.0);
     b.declaration.clear();
+    let mut sfen = String::with_capacity(128);
     for s in samples {
         let Ok(raw) = s.hcp.decode() else {
             b.skipped += 1;
             continue;
         };
-        let Ok(pos) = raw.to_position(s.ply.max(1) as u32) else {
+        let Ok(pos) = position_from_raw(&raw, s.ply as u32, &mut sfen) else {
             b.skipped += 1;
             continue;
         };

@@ -7,6 +7,7 @@
 
 pub mod average;
 pub mod batch;
+pub mod decode;
 pub mod error;
 pub mod sample;
 pub mod shuffle;
