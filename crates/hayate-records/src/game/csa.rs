@@ -87,7 +87,7 @@ fn add_to_hand(raw: &mut RawPosition, c: Color, pt: PieceType) -> bool {
 /// `P+`/`P-` lines: `XYPP` groups, `00` = hand, `00AL` = all remaining pieces.
 fn parse_p_side(raw: &mut RawPosition, c: Color, rest: &str) -> Option<()> {
     let b = rest.as_bytes();
-    if !b.len().is_multiple_of(4) {
+    if !rest.is_ascii() || !b.len().is_multiple_of(4) {
         return None;
     }
     for g in b.chunks(4) {
@@ -298,7 +298,7 @@ fn parse_one(text: &str, first_line: usize) -> Result<GameRecord, ParseError> {
                 if st.len() >= 2 && st.starts_with('P') {
                     let rank = st.as_bytes()[1].wrapping_sub(b'0');
                     let r = raw.get_or_insert_with(empty_raw);
-                    parse_rank_line(r, rank, &st[2..])
+                    parse_rank_line(r, rank, st.get(2..).unwrap_or("*"))
                         .ok_or_else(|| err(ParseErrorKind::BadLine(st.to_string())))?;
                     continue;
                 }
