@@ -122,9 +122,26 @@ impl Kkpee9 {
             return 0;
         };
         let board = pos.board();
+        // Walk the two 64-bit words of the bitboards separately: a u64 shift per square is
+        // one instruction, a u128 shift several.
+        let words = |shift: u32| {
+            [
+                (e.one[0] >> shift) as u64,
+                (e.two[0] >> shift) as u64,
+                (e.one[1] >> shift) as u64,
+                (e.two[1] >> shift) as u64,
+            ]
+        };
         let mut s = 0;
-        for (sq, pc) in board.iter().enumerate() {
-            s += Self::lookup(block, e, sq, pc.index());
+        for (first, last, shift) in [(0usize, 64usize, 0u32), (64, Square::NUM, 64)] {
+            let [b1, b2, w1, w2] = words(shift);
+            for sq in first..last {
+                let i = (sq - first) as u32;
+                let m1 = ((b1 >> i) & 1) + ((b2 >> i) & 1);
+                let m2 = ((w1 >> i) & 1) + ((w2 >> i) & 1);
+                let at = sq * ROW + m1 as usize * 96 + m2 as usize * 32 + board[sq].index();
+                s += block[at] as i32;
+            }
         }
         s
     }
