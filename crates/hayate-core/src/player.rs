@@ -121,6 +121,10 @@ impl Signals {
     pub fn is_ponderhit(&self) -> bool {
         self.ponderhit.load(Ordering::Acquire)
     }
+    /// The stop flag itself, for solvers that poll an `AtomicBool`.
+    pub fn stop_flag(&self) -> &AtomicBool {
+        &self.stop
+    }
     /// Clears both signals before a new search.
     pub fn reset(&self) {
         self.stop.store(false, Ordering::Release);

@@ -533,6 +533,26 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         {
             return tt_value;
         }
+        // Mate-in-1 probe: cheap next to the subtree it replaces.
+        if !in_check
+            && !matches!(tt_hit, Some(h) if h.bound == Bound::Exact)
+            && let Some(m) = hayate_mate::mate_in_1(&self.pos)
+        {
+            let v = mate_in(ply + 1);
+            if PV {
+                self.pv_len[ply + 1] = ply + 1;
+                self.update_pv(ply, m);
+            }
+            self.shared.tt.store(
+                key,
+                m.to_move16(),
+                to_tt(v, ply),
+                -INFINITE,
+                MAX_PLY as i32 - 10,
+                Bound::Exact,
+            );
+            return v;
+        }
         let static_eval = if in_check {
             -INFINITE
         } else {

@@ -18,14 +18,27 @@ fn random_move(pos: &Position, seed: &mut u64) -> Option<hayate_core::Move> {
 
 /// Plays one game; returns the winner (None for a draw).
 fn play_vs_random(engine_color: Color, seed: u64) -> Option<Color> {
-    let mut engine = AlphaBeta::with_options(Material, Options { hash_mb: 16, ..Options::default() });
+    let mut engine = AlphaBeta::with_options(
+        Material,
+        Options {
+            hash_mb: 16,
+            ..Options::default()
+        },
+    );
     let mut pos = Position::startpos();
     let mut seed = seed | 1;
     for _ in 0..400 {
         let us = pos.side_to_move();
         if us == engine_color {
-            let limits = Limits { depth: Some(4), nodes: Some(20_000), ..Limits::default() };
-            match engine.search(&pos, &limits, &Signals::new(), &mut |_| {}).best {
+            let limits = Limits {
+                depth: Some(4),
+                nodes: Some(20_000),
+                ..Limits::default()
+            };
+            match engine
+                .search(&pos, &limits, &Signals::new(), &mut |_| {})
+                .best
+            {
                 BestMove::Move { best, .. } => pos.do_move(best),
                 BestMove::Resign => return Some(!us),
                 BestMove::Win => return Some(us),
@@ -50,8 +63,15 @@ fn play_vs_random(engine_color: Color, seed: u64) -> Option<Color> {
 
 #[test]
 fn beats_a_random_mover_every_game() {
-    for (i, color) in [Color::Black, Color::White, Color::Black, Color::White].into_iter().enumerate() {
-        assert_eq!(play_vs_random(color, 0x1234_5678 + i as u64 * 7919), Some(color), "game {i}");
+    for (i, color) in [Color::Black, Color::White, Color::Black, Color::White]
+        .into_iter()
+        .enumerate()
+    {
+        assert_eq!(
+            play_vs_random(color, 0x1234_5678 + i as u64 * 7919),
+            Some(color),
+            "game {i}"
+        );
     }
 }
 
@@ -64,11 +84,25 @@ fn finds_short_mates() {
         ("4k4/9/4P4/9/9/9/9/9/4K4 b G 1", 1),
         ("3sks3/9/4S4/9/9/8B/9/9/9 b S 1", 3),
     ];
-    let mut engine = AlphaBeta::with_options(Material, Options { hash_mb: 16, ..Options::default() });
+    let mut engine = AlphaBeta::with_options(
+        Material,
+        Options {
+            hash_mb: 16,
+            ..Options::default()
+        },
+    );
     for (sfen, n) in cases {
         let pos = Position::from_sfen(sfen).unwrap();
         engine.clear();
-        let r = engine.search(&pos, &Limits { depth: Some(n + 2), ..Limits::default() }, &Signals::new(), &mut |_| {});
+        let r = engine.search(
+            &pos,
+            &Limits {
+                depth: Some(n + 2),
+                ..Limits::default()
+            },
+            &Signals::new(),
+            &mut |_| {},
+        );
         assert_eq!(r.score, hayate_search::value::MATE - n as i32, "{sfen}");
         // The reported line is a real mate: every move legal, the last position checkmate.
         let mut p = pos.clone();

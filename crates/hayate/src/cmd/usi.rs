@@ -164,8 +164,15 @@ pub fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The answer to `go mate`: exactly one `checkmate ...` line.
-fn go_mate_line(_pos: &Position, _limit: hayate_usi::MateLimit, _signals: &Signals) -> String {
-    // Replaced by the df-pn solver when hayate-mate lands.
-    "checkmate notimplemented".to_string()
+/// The answer to `go mate`: exactly one `checkmate ...` line (df-pn; `stop` answers at once).
+fn go_mate_line(pos: &Position, limit: hayate_usi::MateLimit, signals: &Signals) -> String {
+    let opts = hayate_mate::DfpnOptions {
+        time_limit: match limit {
+            hayate_usi::MateLimit::Millis(ms) => Some(std::time::Duration::from_millis(ms)),
+            hayate_usi::MateLimit::Infinite => None,
+        },
+        hash_mb: 256,
+        ..hayate_mate::DfpnOptions::default()
+    };
+    hayate_mate::solve(pos, &opts, signals.stop_flag()).to_usi()
 }
