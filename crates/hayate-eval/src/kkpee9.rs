@@ -135,11 +135,10 @@ impl Kkpee9 {
         let mut s = 0;
         for (first, last, shift) in [(0usize, 64usize, 0u32), (64, Square::NUM, 64)] {
             let [b1, b2, w1, w2] = words(shift);
-            for sq in first..last {
-                let i = (sq - first) as u32;
+            for (i, pc) in board[first..last].iter().enumerate() {
                 let m1 = ((b1 >> i) & 1) + ((b2 >> i) & 1);
                 let m2 = ((w1 >> i) & 1) + ((w2 >> i) & 1);
-                let at = sq * ROW + m1 as usize * 96 + m2 as usize * 32 + board[sq].index();
+                let at = (first + i) * ROW + m1 as usize * 96 + m2 as usize * 32 + pc.index();
                 s += block[at] as i32;
             }
         }
