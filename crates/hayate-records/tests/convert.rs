@@ -122,6 +122,22 @@ fn write_oracle_files() {
         }
         g3_w.write(&g).expect("w");
     }
+    // Game records for cshogi's CSA, KIF and KI2 parsers.
+    let mut list = String::new();
+    for gi in 0..100 {
+        let rec = common::random_game(&mut rng, true, true);
+        let usi: Vec<String> = rec.moves.iter().map(|e| e.mv.to_usi()).collect();
+        list += &format!("{gi}\t{}\n", usi.join(" "));
+        for (ext, fmt, enc) in [
+            ("csa", GameFormat::Csa, TextEncoding::Utf8),
+            ("kif", GameFormat::Kif, TextEncoding::ShiftJis),
+            ("ki2", GameFormat::Ki2, TextEncoding::ShiftJis),
+        ] {
+            let bytes = fmt.write_bytes(&rec, enc).expect("writes");
+            std::fs::write(format!("{dir}/game{gi}.{ext}"), bytes).expect("w");
+        }
+    }
+    std::fs::write(format!("{dir}/games.txt"), list).expect("w");
     psv_w.finish().expect("flush");
     hcpe_w.finish().expect("flush");
     g3_w.finish().expect("flush");

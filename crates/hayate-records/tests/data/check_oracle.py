@@ -60,3 +60,18 @@ while off < len(data):
     games += 1
 assert off == len(data) and k == len(expected)
 print(f"hcpe3: {games} games, {k} positions, visit counts unchanged")
+
+# Game records: cshogi's parsers read Hayate's CSA, KIF (cp932) and KI2 (cp932).
+from cshogi import CSA, KIF, KI2
+
+n = 0
+for line in open(f"{d}/games.txt").read().splitlines():
+    gi, _, usi = line.partition("\t")
+    want = usi.split()
+    for ext, parser in (("csa", CSA.Parser), ("kif", KIF.Parser), ("ki2", KI2.Parser)):
+        p = parser.parse_file(f"{d}/game{gi}.{ext}")
+        p = p[0] if isinstance(p, list) else p
+        got = [cshogi.move_to_usi(m) for m in p.moves]
+        assert got == want, (ext, gi, got[:5], want[:5])
+        n += 1
+print(f"games: {n} files (CSA, KIF, KI2) read by cshogi with the same moves")
