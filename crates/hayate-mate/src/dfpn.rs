@@ -12,7 +12,7 @@ use crate::hands::{
 use crate::futile::{Defence, only_futile};
 use crate::mate1::mate_in_1_and_checks;
 use crate::tt::{INF, Probe, Tt};
-use hayate_core::{Color, Hand, Move, Move16, MoveList, Position, Repetition};
+use hayate_core::{Bitboard, Color, Hand, Move, Move16, MoveList, Position, Repetition};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;
 
@@ -119,6 +119,15 @@ impl<'a> Solver<'a> {
             path: Box::new([0; PATH_FILTER]),
             defence: Defence::AllLegal,
         }
+    }
+
+    /// Lets a finished search go on a little (to extract the mate line): new deadline, more
+    /// nodes, not aborted (unless the stop flag is still set, which the next poll sees).
+    pub fn extend(&mut self, deadline: Option<Instant>, extra_nodes: u64) {
+        self.aborted = false;
+        self.deadline = deadline;
+        self.max_nodes = self.nodes.saturating_add(extra_nodes).max(self.max_nodes);
+        self.next_poll = 0;
     }
 
     fn poll(&mut self) {
@@ -315,6 +324,23 @@ impl<'a> Solver<'a> {
                     c.apply(p);
                 }
             }
+            // Delayed interpositions: of the defender's drops on one square only the first not
+            // yet refuted takes part (pawn before lance before ...). The others would mostly be
+            // refuted the same way, and counting them all inflates the proof number.
+            let mut delayed_sq = Bitboard::EMPTY;
+            let mut active = [true; MoveList::CAPACITY];
+            if !or {
+                for (i, c) in children.iter().enumerate() {
+                    if c.m.is_drop() {
+                        let to = c.m.to();
+                        if delayed_sq.contains(to) {
+                            active[i] = false;
+                        } else if c.pn != 0 {
+                            delayed_sq.set(to);
+                        }
+                    }
+                }
+            }
             // (node pn, node dn, best child, the best child's rival value)
             let (pn, dn, best, second) = if or {
                 let mut pn = INF;
@@ -343,6 +369,9 @@ impl<'a> Solver<'a> {
                 let mut best = 0;
                 let mut pn_sum = 0u64;
                 for (i, c) in children.iter().enumerate() {
+                    if !active[i] {
+                        continue;
+                    }
                     if c.dn < dn {
                         second = dn;
                         dn = c.dn;

@@ -4,6 +4,8 @@
 use crate::futile::{Defence, only_futile};
 use crate::oddply::{OddPlyResult, OddPlySearch};
 use hayate_core::{Move, MoveList, Position};
+use std::sync::atomic::AtomicBool;
+use std::time::Instant;
 
 /// The shortest mate (at most `max_plies`) in which every defender move is one that delays mate
 /// longest; `Ok(None)` when there is no mate within `max_plies`, `Err(())` when `budget` moves
@@ -15,7 +17,22 @@ pub fn exact_mate_line(
     budget: u64,
     defence: Defence,
 ) -> Result<Option<Vec<Move>>, ()> {
-    let mut search = OddPlySearch::new(budget).with_defence(defence);
+    exact_mate_line_until(pos, max_plies, budget, defence, None, None)
+}
+
+/// [`exact_mate_line`], also giving up at `deadline` or once `stop` is set.
+#[allow(clippy::result_unit_err)]
+pub fn exact_mate_line_until(
+    pos: &mut Position,
+    max_plies: u32,
+    budget: u64,
+    defence: Defence,
+    deadline: Option<Instant>,
+    stop: Option<&AtomicBool>,
+) -> Result<Option<Vec<Move>>, ()> {
+    let mut search = OddPlySearch::new(budget)
+        .with_defence(defence)
+        .with_limits(deadline, stop);
     let Some((len, _)) = shortest(pos, max_plies, &mut search)? else {
         return Ok(None);
     };
@@ -28,7 +45,7 @@ pub fn exact_mate_line(
 }
 
 /// The length and first move of the shortest mate within `max_plies`.
-fn shortest(pos: &mut Position, max_plies: u32, s: &mut OddPlySearch) -> Result<Option<(u32, Move)>, ()> {
+fn shortest(pos: &mut Position, max_plies: u32, s: &mut OddPlySearch<'_>) -> Result<Option<(u32, Move)>, ()> {
     let mut d = 1;
     while d <= max_plies {
         match s.search(pos, d) {
@@ -46,7 +63,7 @@ fn shortest(pos: &mut Position, max_plies: u32, s: &mut OddPlySearch) -> Result<
 fn build(
     pos: &mut Position,
     len: u32,
-    s: &mut OddPlySearch,
+    s: &mut OddPlySearch<'_>,
     line: &mut Vec<Move>,
     defence: Defence,
 ) -> Result<(), ()> {

@@ -27,7 +27,7 @@ mod tt;
 mod verify;
 
 pub use checks::generate_checks;
-pub use exact::exact_mate_line;
+pub use exact::{exact_mate_line, exact_mate_line_until};
 pub use futile::{Defence, is_futile_drop, is_mated};
 pub use mate1::{mate_in_1, mate_in_1_with};
 pub use oddply::{OddPlyResult, OddPlySearch, mate_in, mate_in_with};

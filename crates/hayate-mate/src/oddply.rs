@@ -6,6 +6,8 @@ use crate::checks::generate_checks;
 use crate::futile::{Defence, only_futile};
 use crate::mate1::mate_in_1_with;
 use hayate_core::{Move, MoveList, Position};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Instant;
 
 /// The first move of a mate in at most `plies` plies (1, 3, 5, 7, ...; an even number is
 /// rounded down), or `None` when there is none. No node limit: see [`OddPlySearch`] for one.
@@ -35,27 +37,39 @@ pub enum OddPlyResult {
     Aborted,
 }
 
-/// A fixed-depth mate search with a node budget (nodes are moves made).
+/// A fixed-depth mate search with a node budget (nodes are moves made), and optionally a
+/// deadline and a stop flag.
 #[derive(Clone, Debug)]
-pub struct OddPlySearch {
+pub struct OddPlySearch<'a> {
     nodes: u64,
     max_nodes: u64,
     defence: Defence,
+    deadline: Option<Instant>,
+    stop: Option<&'a AtomicBool>,
 }
 
-impl OddPlySearch {
+impl<'a> OddPlySearch<'a> {
     /// A search that gives up after `max_nodes` moves made.
-    pub fn new(max_nodes: u64) -> OddPlySearch {
+    pub fn new(max_nodes: u64) -> OddPlySearch<'a> {
         OddPlySearch {
             nodes: 0,
             max_nodes,
             defence: Defence::AllLegal,
+            deadline: None,
+            stop: None,
         }
     }
 
     /// The same search under another convention for the defence.
-    pub fn with_defence(mut self, defence: Defence) -> OddPlySearch {
+    pub fn with_defence(mut self, defence: Defence) -> OddPlySearch<'a> {
         self.defence = defence;
+        self
+    }
+
+    /// The same search, also giving up at `deadline` or once `stop` is set.
+    pub fn with_limits(mut self, deadline: Option<Instant>, stop: Option<&'a AtomicBool>) -> OddPlySearch<'a> {
+        self.deadline = deadline;
+        self.stop = stop;
         self
     }
 
@@ -123,10 +137,17 @@ impl OddPlySearch {
     fn count(&mut self) -> Result<(), Aborted> {
         self.nodes += 1;
         if self.nodes > self.max_nodes {
-            Err(Aborted)
-        } else {
-            Ok(())
+            return Err(Aborted);
         }
+        if self.nodes % 1024 == 0
+            && (self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
+                || self.deadline.is_some_and(|d| Instant::now() >= d))
+        {
+            // Stay aborted: later calls must not see a shortened budget as a fresh one.
+            self.max_nodes = 0;
+            return Err(Aborted);
+        }
+        Ok(())
     }
 }
 

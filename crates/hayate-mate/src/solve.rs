@@ -2,7 +2,7 @@
 
 use crate::checks::generate_checks;
 use crate::dfpn::Solver;
-use crate::exact::exact_mate_line;
+use crate::exact::exact_mate_line_until;
 use crate::futile::{Defence, only_futile};
 use crate::mate1::mate_in_1_with;
 use crate::tt::INF;
@@ -124,8 +124,11 @@ fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport
     } else {
         let r = solver.mid(&mut root, INF, INF, 0);
         if r.pn == 0 {
+            // The proof is in: give the line extraction a tenth more time and nodes.
+            let extra = opts.time_limit.map(|t| Instant::now() + t / 10 + Duration::from_millis(100));
+            solver.extend(extra, solver.nodes / 10 + 100_000);
             match extract_line(&mut solver, &mut root) {
-                Some(line) => MateResult::Mate(shorten(&mut root, line, opts)),
+                Some(line) => MateResult::Mate(shorten(&mut root, line, opts, extra, stop)),
                 None => MateResult::Timeout,
             }
         } else if r.dn == 0 {
@@ -143,12 +146,18 @@ fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport
 
 /// Replaces the line by the exact one (shortest mate, longest defence) when there is a mate of
 /// at most `exact_line_plies` and the fixed-depth search finds it within its budget.
-fn shorten(root: &mut Position, line: Vec<Move>, opts: &DfpnOptions) -> Vec<Move> {
+fn shorten(
+    root: &mut Position,
+    line: Vec<Move>,
+    opts: &DfpnOptions,
+    deadline: Option<Instant>,
+    stop: &AtomicBool,
+) -> Vec<Move> {
     let max = (line.len() as u32).min(opts.exact_line_plies);
     if max == 0 {
         return line;
     }
-    match exact_mate_line(root, max, opts.exact_line_budget, opts.defence) {
+    match exact_mate_line_until(root, max, opts.exact_line_budget, opts.defence, deadline, Some(stop)) {
         Ok(Some(exact)) if exact.len() <= line.len() => exact,
         _ => line,
     }

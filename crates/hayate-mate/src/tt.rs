@@ -7,8 +7,10 @@ use hayate_core::{Hand, Move16};
 /// Proof and disproof numbers at or above this are infinite.
 pub(crate) const INF: u32 = 1 << 30;
 
-/// One stored node. 32 bytes; `amount == 0` marks an empty slot.
+/// One stored node. 32 bytes; `amount == 0` marks an empty slot. Every field is an integer (or
+/// a `Hand`, a transparent `u32`), so all-zero bytes are a valid, empty entry.
 #[derive(Clone, Copy, Default)]
+#[repr(C)]
 struct Entry {
     key: u64,
     hand: Hand,
@@ -54,7 +56,7 @@ impl Tt {
             clusters.next_power_of_two() / 2
         };
         Tt {
-            entries: vec![Entry::default(); clusters * CLUSTER],
+            entries: zeroed_entries(clusters * CLUSTER),
             mask: clusters - 1,
             used: 0,
         }
@@ -185,6 +187,26 @@ impl Tt {
             }
         }
     }
+}
+
+/// `n` empty entries from zeroed memory: the system hands out zero pages lazily, so a large
+/// table costs nothing until it is used (filling 1 GiB entry by entry takes about a second).
+fn zeroed_entries(n: usize) -> Vec<Entry> {
+    let Ok(layout) = std::alloc::Layout::array::<Entry>(n) else {
+        return vec![Entry::default(); n.min(1 << 20)];
+    };
+    if layout.size() == 0 {
+        return Vec::new();
+    }
+    // SAFETY: the layout has a non-zero size (checked above).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) } as *mut Entry;
+    if ptr.is_null() {
+        std::alloc::handle_alloc_error(layout);
+    }
+    // SAFETY: `ptr` was allocated by the global allocator with the layout of `[Entry; n]`, so
+    // length and capacity `n` match it; all-zero bytes are a valid `Entry` (integers and a
+    // transparent `u32`), so all `n` elements are initialised.
+    unsafe { Vec::from_raw_parts(ptr, n, n) }
 }
 
 /// How much an entry is worth keeping: its work, with a bonus for final results.
