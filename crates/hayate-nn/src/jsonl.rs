@@ -3,9 +3,10 @@
 //! `f1` lists the non-zero cells `ch * 81 + sq` of `input1` ascending, `f2` the set planes of
 //! `input2` ascending, and `labels` maps the USI text of every legal move to its label.
 //!
-//! `labels` lists the moves in Hayate's generation order, which is not the reference's
-//! (cshogi's); compare the objects as maps (for example `jq -S`), not as text.
+//! `labels` lists the moves in cshogi's order (see [`crate::cshogi_order`]), so the output
+//! equals the reference file byte for byte for the same SFEN lines.
 
+use crate::cshogi_order::cshogi_legal_order;
 use crate::features::DlshogiFeatures;
 use crate::labels::move_label;
 use hayate_core::{Position, PositionCommandError, SfenError};
@@ -72,7 +73,7 @@ pub fn features_json_line(sfen: &str, pos: &Position, nyugyoku: bool) -> String 
     push_list(&mut s, f.input2_set());
     s.push_str("],\"labels\":{");
     let us = pos.side_to_move();
-    for (i, m) in pos.legal_moves().iter().enumerate() {
+    for (i, m) in cshogi_legal_order(pos).iter().enumerate() {
         if i > 0 {
             s.push(',');
         }

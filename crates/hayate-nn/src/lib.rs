@@ -4,6 +4,7 @@
 //!   entering-king planes), exact against cshogi;
 //! - [`labels`]: dlshogi's 2187 policy labels, move → label and label → move;
 //! - [`compact`]: the 1496-class compact policy (the labels a legal move can produce);
+//! - [`cshogi_order`]: the legal moves in cshogi's order (for byte-exact dumps);
 //! - [`novice`]: Novice's 85 input channels and auxiliary targets;
 //! - [`prelude`]: prelude's 95 tokens;
 //! - [`jsonl`]: the feature dump of `hayate dataset features`;
@@ -28,6 +29,7 @@
 #![deny(missing_docs)]
 
 pub mod compact;
+pub mod cshogi_order;
 pub mod dataset;
 pub mod features;
 pub mod jsonl;

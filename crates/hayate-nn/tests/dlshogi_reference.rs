@@ -35,6 +35,8 @@ fn labels(v: &Value) -> BTreeMap<String, u64> {
 
 fn check_file(name: &str, nyugyoku: bool) {
     let records = load(name);
+    let raw = std::fs::read_to_string(format!("{DATA}/{name}")).expect("file");
+    let lines: Vec<&str> = raw.lines().collect();
     assert_eq!(records.len(), 200);
     for (i, r) in records.iter().enumerate() {
         let sfen = r["sfen"].as_str().expect("sfen");
@@ -76,9 +78,10 @@ fn check_file(name: &str, nyugyoku: bool) {
                 "{sfen} {m}"
             );
         }
-        // The dump line parses back to the same record.
-        let line: Value =
-            serde_json::from_str(&features_json_line(sfen, &pos, nyugyoku)).expect("dump");
+        // The dump line is the reference line, byte for byte (labels in cshogi's move order).
+        let text = features_json_line(sfen, &pos, nyugyoku);
+        assert_eq!(text, lines[i], "dump of record {i}");
+        let line: Value = serde_json::from_str(&text).expect("dump");
         assert_eq!(line["sfen"], r["sfen"]);
         assert_eq!(indices(&line["f1"]), indices(&r["f1"]));
         assert_eq!(indices(&line["f2"]), indices(&r["f2"]));

@@ -5,6 +5,7 @@
 use hayate_core::sfen::hand_text;
 use hayate_core::{Color, Position, Square};
 use hayate_nn::compact_label;
+use hayate_nn::cshogi_order::cshogi_legal_order;
 use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig, NoviceTargets, write_novice_features};
 use hayate_nn::prelude::prelude_tokens;
 use hayate_nn::{DlshogiFeatures, LABEL_NUM, label_to_move, move_label};
@@ -86,6 +87,15 @@ fn label_round_trips_and_label_set_is_exact() {
     let mut moves_checked = 0;
     for (i, pos) in positions.iter().enumerate() {
         let us = pos.side_to_move();
+        // cshogi's order is a permutation of the legal moves.
+        let mut ordered: Vec<u16> = cshogi_legal_order(pos)
+            .iter()
+            .map(|m| m.to_move16().0)
+            .collect();
+        let mut legal: Vec<u16> = pos.legal_moves().iter().map(|m| m.to_move16().0).collect();
+        ordered.sort_unstable();
+        legal.sort_unstable();
+        assert_eq!(ordered, legal, "{}", pos.to_sfen());
         let mut seen = vec![false; LABEL_NUM];
         for &m in pos.legal_moves().iter() {
             let l = move_label(m, us);
