@@ -87,12 +87,15 @@ impl Connection {
         })
     }
 
-    /// Sends one line (LF added) and logs it.
+    /// Sends one line (LF added) and logs it (keep-alive empty lines are not logged).
     ///
     /// # Errors
     /// The write error.
     pub fn send(&mut self, line: &str) -> std::io::Result<()> {
-        self.log.line(format!("C> {line}"));
+        // Keep-alives would fill the log of a client waiting for floodgate's next round.
+        if !line.is_empty() {
+            self.log.line(format!("C> {line}"));
+        }
         self.write_raw(line)
     }
 

@@ -46,7 +46,9 @@ impl Player for RandomPlayer {
                 *self = RandomPlayer::new(seed);
                 Ok(())
             }
-            _ => Err(format!("unknown option {name}")),
+            // Other options are meant for the real engine: accept them so that one config
+            // file serves both.
+            _ => Ok(()),
         }
     }
 
@@ -101,6 +103,7 @@ mod tests {
             BestMove::Resign
         );
         assert!(p.set_option("Seed", "x").is_err());
+        assert!(p.set_option("Threads", "4").is_ok());
         assert!(p.set_option("Seed", "5").is_ok());
     }
 }

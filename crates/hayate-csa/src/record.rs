@@ -229,7 +229,11 @@ impl GameRecord {
             name
         };
         let path = dir.join(format!("{name}.csa"));
-        let tmp = dir.join(format!(".{name}.csa.tmp"));
+        // Unique per process and call: two clients sharing the folder never trade temp files.
+        let nonce = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.subsec_nanos());
+        let tmp = dir.join(format!(".{name}.{}.{nonce}.tmp", std::process::id()));
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             let mut f = std::fs::File::create(&tmp)?;

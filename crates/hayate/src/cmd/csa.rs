@@ -1,14 +1,61 @@
-//! `hayate csa` (not built yet).
+//! `hayate csa --config csa.toml`: play on a CSA protocol server (floodgate, championships)
+//! through `hayate-csa`. The config format is in `crates/hayate-csa/README.md`.
+
+use anyhow::Context;
+use hayate_core::player::Player;
+use hayate_csa::{Client, Log, Outcome, RandomPlayer, Settings};
+use std::path::PathBuf;
+use std::time::Duration;
 
 /// Arguments of `hayate csa`.
 #[derive(clap::Args)]
 pub struct Args {
-    /// Anything; the command is not built yet.
-    #[arg(trailing_var_arg = true, allow_hyphen_values = true)]
-    rest: Vec<String>,
+    /// The TOML config: server, id, password source, games, engine options.
+    #[arg(long)]
+    config: PathBuf,
+    /// Games to play, overriding the config (0 = forever).
+    #[arg(long)]
+    games: Option<u32>,
+}
+
+/// The player that plays the games.
+///
+/// For now a stand-in that plays random legal moves, declares when the 27-point rule allows
+/// and resigns when mated; the αβ engine of `hayate-search` replaces it here.
+fn make_player(_cfg: &Settings) -> Box<dyn Player> {
+    let seed = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(1, |d| d.as_nanos() as u64);
+    Box::new(RandomPlayer::new(seed))
 }
 
 /// Runs the command.
-pub fn run(_a: Args) -> anyhow::Result<()> {
-    anyhow::bail!("hayate csa is not built yet")
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let mut settings = Settings::load(&a.config, &|var| std::env::var(var).ok())
+        .with_context(|| format!("config {}", a.config.display()))?;
+    if let Some(g) = a.games {
+        settings.games = (g > 0).then_some(g);
+    }
+    let log = Log::stderr();
+    if settings.keepalive < Duration::from_secs(30) {
+        log.line(format!(
+            "warning: keepalive_secs = {} is under the 30 s the CSA spec allows",
+            settings.keepalive.as_secs()
+        ));
+    }
+    let player = make_player(&settings);
+    let mut client = Client::new(settings, player, log.clone())?;
+    let report = client.run()?;
+    let count = |o: Outcome| report.games.iter().filter(|g| g.outcome == Some(o)).count();
+    println!(
+        "games {} win {} lose {} draw {} censored {} rejected {} failures {}",
+        report.games.iter().filter(|g| !g.rejected).count(),
+        count(Outcome::Win),
+        count(Outcome::Lose),
+        count(Outcome::Draw),
+        count(Outcome::Censored),
+        report.games.iter().filter(|g| g.rejected).count(),
+        report.failures
+    );
+    Ok(())
 }
