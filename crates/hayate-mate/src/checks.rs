@@ -89,7 +89,11 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         // pieces can only check by uncovering a slider.
         let slider = matches!(
             pt,
-            PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK | PieceType::HORSE | PieceType::DRAGON
+            PieceType::LANCE
+                | PieceType::BISHOP
+                | PieceType::ROOK
+                | PieceType::HORSE
+                | PieceType::DRAGON
         );
         let reach = if pt == PieceType::KNIGHT { 4 } else { 2 };
         if !slider && from.distance(ksq) > reach && !discoverers.contains(from) {
@@ -115,7 +119,11 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             let occ_wo = occ ^ from_bb;
             for to in tos & king_attacks(from) {
                 if !pos.is_attacked_by(them, to, occ_wo) {
-                    push_if_check(pos, list, Move::new_board(from, to, false, pc, pos.piece_on(to)));
+                    push_if_check(
+                        pos,
+                        list,
+                        Move::new_board(from, to, false, pc, pos.piece_on(to)),
+                    );
                 }
             }
             continue;

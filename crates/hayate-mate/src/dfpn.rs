@@ -5,11 +5,11 @@
 //! parent's local child list, never stored as a final result.
 
 use crate::checks::generate_checks;
+use crate::futile::{Defence, only_futile};
 use crate::hands::{
     add_interposition_types, before, intersection, limit_for_defender_drop,
     remove_checking_drop_types, terminal_disproof_hand, terminal_proof_hand, union,
 };
-use crate::futile::{Defence, only_futile};
 use crate::mate1::mate_in_1_and_checks;
 use crate::tt::{INF, Probe, Tt};
 use hayate_core::{Bitboard, Color, Hand, Move, Move16, MoveList, Position, Repetition};
@@ -185,7 +185,8 @@ impl<'a> Solver<'a> {
 
     /// Whether the defender to move, with these evasions, is mated.
     fn is_mated(&self, pos: &mut Position, evasions: &MoveList) -> bool {
-        evasions.is_empty() || (self.defence != Defence::AllLegal && only_futile(pos, evasions, self.defence))
+        evasions.is_empty()
+            || (self.defence != Defence::AllLegal && only_futile(pos, evasions, self.defence))
     }
 
     /// The first look at a child: repetition, the table, then cheap tests (mate in one and no
@@ -408,7 +409,14 @@ impl<'a> Solver<'a> {
     }
 
     /// The node's result from its children's (hands and lengths of final results included).
-    fn node_result(&self, children: &[Child], or: bool, hand: Hand, pn: u32, dn: u32) -> NodeResult {
+    fn node_result(
+        &self,
+        children: &[Child],
+        or: bool,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+    ) -> NodeResult {
         let open = NodeResult {
             pn,
             dn,

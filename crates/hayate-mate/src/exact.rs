@@ -45,7 +45,11 @@ pub fn exact_mate_line_until(
 }
 
 /// The length and first move of the shortest mate within `max_plies`.
-fn shortest(pos: &mut Position, max_plies: u32, s: &mut OddPlySearch<'_>) -> Result<Option<(u32, Move)>, ()> {
+fn shortest(
+    pos: &mut Position,
+    max_plies: u32,
+    s: &mut OddPlySearch<'_>,
+) -> Result<Option<(u32, Move)>, ()> {
     let mut d = 1;
     while d <= max_plies {
         match s.search(pos, d) {
@@ -113,7 +117,8 @@ mod tests {
                 .expect("no budget")
                 .expect("a mate");
             assert_eq!(line.len() as u32, p.plies, "{}", p.sfen);
-            check_mate_line_with(&pos, &line, Defence::NoFutileDrops).expect("a checkmate sequence");
+            check_mate_line_with(&pos, &line, Defence::NoFutileDrops)
+                .expect("a checkmate sequence");
         }
     }
 }

@@ -112,4 +112,3 @@ pub(crate) fn only_futile(pos: &mut Position, evasions: &MoveList, defence: Defe
     let mut memo = Memo::new();
     evasions.iter().all(|&e| futile_drop(pos, e, &mut memo))
 }
-

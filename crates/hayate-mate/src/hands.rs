@@ -136,12 +136,32 @@ mod tests {
 
     #[test]
     fn union_and_intersection_are_per_type() {
-        let a = Hand::EMPTY.with_count(PieceType::GOLD, 2).and_then(|h| h.with_count(PieceType::PAWN, 1));
-        let b = Hand::EMPTY.with_count(PieceType::GOLD, 1).and_then(|h| h.with_count(PieceType::ROOK, 1));
-        let (Some(a), Some(b)) = (a, b) else { panic!("hands") };
+        let a = Hand::EMPTY
+            .with_count(PieceType::GOLD, 2)
+            .and_then(|h| h.with_count(PieceType::PAWN, 1));
+        let b = Hand::EMPTY
+            .with_count(PieceType::GOLD, 1)
+            .and_then(|h| h.with_count(PieceType::ROOK, 1));
+        let (Some(a), Some(b)) = (a, b) else {
+            panic!("hands")
+        };
         let u = union(a, b);
-        assert_eq!((u.count(PieceType::GOLD), u.count(PieceType::PAWN), u.count(PieceType::ROOK)), (2, 1, 1));
+        assert_eq!(
+            (
+                u.count(PieceType::GOLD),
+                u.count(PieceType::PAWN),
+                u.count(PieceType::ROOK)
+            ),
+            (2, 1, 1)
+        );
         let i = intersection(a, b);
-        assert_eq!((i.count(PieceType::GOLD), i.count(PieceType::PAWN), i.count(PieceType::ROOK)), (1, 0, 0));
+        assert_eq!(
+            (
+                i.count(PieceType::GOLD),
+                i.count(PieceType::PAWN),
+                i.count(PieceType::ROOK)
+            ),
+            (1, 0, 0)
+        );
     }
 }

@@ -16,10 +16,14 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
     generate_checks(pos, &mut list);
     let free = free_squares(pos, ksq);
     list.iter().copied().find(|&m| {
-        !(m.is_drop() && m.dropped_type() == PieceType::PAWN)
-            && !keeps_a_free_square(pos, m, ksq, free)
-            && mates(pos, m, ksq)
+        !is_pawn_drop(m) && !keeps_a_free_square(pos, m, ksq, free) && mates(pos, m, ksq)
     })
+}
+
+/// Pawn drops never mate legally (打ち歩詰め), so they are not tried.
+#[inline(always)]
+fn is_pawn_drop(m: Move) -> bool {
+    m.is_drop() && m.dropped_type() == PieceType::PAWN
 }
 
 /// The squares next to the defender king (on `ksq`) that it could step to now: empty or held by
@@ -89,16 +93,14 @@ pub(crate) fn mate_in_1_and_checks(pos: &mut Position, defence: Defence) -> (Opt
     generate_checks(pos, &mut list);
     let free = free_squares(pos, ksq);
     let strict = list.iter().copied().find(|&m| {
-        !(m.is_drop() && m.dropped_type() == PieceType::PAWN)
-            && !keeps_a_free_square(pos, m, ksq, free)
-            && mates(pos, m, ksq)
+        !is_pawn_drop(m) && !keeps_a_free_square(pos, m, ksq, free) && mates(pos, m, ksq)
     });
     if strict.is_some() || defence == Defence::AllLegal {
         return (strict, list.len());
     }
     // Futile drops only arise against a single distant slider check.
     for &m in list.iter() {
-        if m.is_drop() && m.dropped_type() == PieceType::PAWN {
+        if is_pawn_drop(m) {
             continue;
         }
         pos.do_move(m);
@@ -149,7 +151,10 @@ pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
     // King steps (capturing the checker included).
     let occ_nk = occ ^ ksq_bb;
     for s in king_attacks(ksq).and_not(theirs) {
-        let by_others = pos.attackers_to(us, s, occ_nk).and_not(from_bb).is_nonempty();
+        let by_others = pos
+            .attackers_to(us, s, occ_nk)
+            .and_not(from_bb)
+            .is_nonempty();
         let by_moved = s != to && attacks(us, moved, to, occ_nk).contains(s);
         if !by_others && !by_moved {
             return false;
@@ -168,7 +173,11 @@ pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
     };
     let moved_is_slider = matches!(
         moved,
-        PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK | PieceType::HORSE | PieceType::DRAGON
+        PieceType::LANCE
+            | PieceType::BISHOP
+            | PieceType::ROOK
+            | PieceType::HORSE
+            | PieceType::DRAGON
     );
     // Whether the defender piece on `d`, moving to `dest`, would leave its king attacked.
     let exposes = |d: Square, dest: Square| -> bool {
@@ -276,7 +285,8 @@ mod tests {
     #[test]
     fn futile_drops_count_only_under_the_rules() {
         // Two bishops: after 1g2h every White drop between is simply captured with mate.
-        let mut pos = Position::from_sfen("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").expect("sfen");
+        let mut pos =
+            Position::from_sfen("k8/9/1K7/9/9/9/8B/8B/9 b 2r4g4s4n4l18p 1").expect("sfen");
         assert_eq!(mate_in_1(&pos), None);
         let m = mate_in_1_with(&mut pos, Defence::NoFutileDrops).expect("mate by convention");
         assert_eq!(m.to_usi(), "1g2h");
@@ -284,14 +294,16 @@ mod tests {
 
     #[test]
     fn pawn_drop_mate_is_not_a_mate_in_1() {
-        let pos = Position::from_sfen("kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1").expect("sfen");
+        let pos =
+            Position::from_sfen("kn7/1s7/9/1N7/9/9/9/9/9 b P2r2b4g3s2n4l17p 1").expect("sfen");
         assert_eq!(mate_in_1(&pos), None);
     }
 
     #[test]
     fn pawn_push_mate_is_a_mate_in_1() {
         // The same net, but the pawn is already on the board one step below: pushing it mates.
-        let pos = Position::from_sfen("kn7/1s7/P8/1N7/9/9/9/9/9 b 2r2b4g3s2n4l17p 1").expect("sfen");
+        let pos =
+            Position::from_sfen("kn7/1s7/P8/1N7/9/9/9/9/9 b 2r2b4g3s2n4l17p 1").expect("sfen");
         let mut pos = pos;
         let m = mate_in_1(&pos).expect("the push (or the knight) mates");
         pos.do_move(m);

@@ -20,7 +20,10 @@ pub fn mate_in(pos: &mut Position, plies: u32) -> Option<Move> {
 
 /// [`mate_in`] under a convention for the defence (see [`Defence`]).
 pub fn mate_in_with(pos: &mut Position, plies: u32, defence: Defence) -> Option<Move> {
-    match OddPlySearch::new(u64::MAX).with_defence(defence).search(pos, plies) {
+    match OddPlySearch::new(u64::MAX)
+        .with_defence(defence)
+        .search(pos, plies)
+    {
         OddPlyResult::Mate(m) => Some(m),
         _ => None,
     }
@@ -67,7 +70,11 @@ impl<'a> OddPlySearch<'a> {
     }
 
     /// The same search, also giving up at `deadline` or once `stop` is set.
-    pub fn with_limits(mut self, deadline: Option<Instant>, stop: Option<&'a AtomicBool>) -> OddPlySearch<'a> {
+    pub fn with_limits(
+        mut self,
+        deadline: Option<Instant>,
+        stop: Option<&'a AtomicBool>,
+    ) -> OddPlySearch<'a> {
         self.deadline = deadline;
         self.stop = stop;
         self
@@ -83,7 +90,11 @@ impl<'a> OddPlySearch<'a> {
         if plies == 0 {
             return OddPlyResult::NoMate;
         }
-        let depth = if plies % 2 == 0 { plies - 1 } else { plies };
+        let depth = if plies.is_multiple_of(2) {
+            plies - 1
+        } else {
+            plies
+        };
         match self.or_node(pos, depth) {
             Ok(Some(m)) => OddPlyResult::Mate(m),
             Ok(None) => OddPlyResult::NoMate,
@@ -139,7 +150,7 @@ impl<'a> OddPlySearch<'a> {
         if self.nodes > self.max_nodes {
             return Err(Aborted);
         }
-        if self.nodes % 1024 == 0
+        if self.nodes.is_multiple_of(1024)
             && (self.stop.is_some_and(|s| s.load(Ordering::Relaxed))
                 || self.deadline.is_some_and(|d| Instant::now() >= d))
         {
@@ -170,7 +181,8 @@ mod tests {
             let found = mate_in_with(&mut pos, p.plies, Defence::NoFutileDrops);
             assert_eq!(found.is_some(), p.mate, "{} within {}", p.sfen, p.plies);
             if let Some(m) = found {
-                verify_first_move(&mut pos, m, p.plies, Defence::NoFutileDrops).expect("a real mate");
+                verify_first_move(&mut pos, m, p.plies, Defence::NoFutileDrops)
+                    .expect("a real mate");
                 if p.plies >= 3 {
                     assert_eq!(
                         mate_in_with(&mut pos, p.plies - 2, Defence::NoFutileDrops),
@@ -186,7 +198,11 @@ mod tests {
 
     #[test]
     fn node_budget_aborts() {
-        let mut pos = Position::from_sfen("9/9/9/4k4/9/4P4/9/9/9 b 4G2r2b4s4n4l17p 1").expect("sfen");
-        assert_eq!(OddPlySearch::new(10).search(&mut pos, 7), OddPlyResult::Aborted);
+        let mut pos =
+            Position::from_sfen("9/9/9/4k4/9/4P4/9/9/9 b 4G2r2b4s4n4l17p 1").expect("sfen");
+        assert_eq!(
+            OddPlySearch::new(10).search(&mut pos, 7),
+            OddPlyResult::Aborted
+        );
     }
 }

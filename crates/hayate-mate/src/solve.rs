@@ -125,7 +125,9 @@ fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport
         let r = solver.mid(&mut root, INF, INF, 0);
         if r.pn == 0 {
             // The proof is in: give the line extraction a tenth more time and nodes.
-            let extra = opts.time_limit.map(|t| Instant::now() + t / 10 + Duration::from_millis(100));
+            let extra = opts
+                .time_limit
+                .map(|t| Instant::now() + t / 10 + Duration::from_millis(100));
             solver.extend(extra, solver.nodes / 10 + 100_000);
             match extract_line(&mut solver, &mut root) {
                 Some(line) => MateResult::Mate(shorten(&mut root, line, opts, extra, stop)),
@@ -157,7 +159,14 @@ fn shorten(
     if max == 0 {
         return line;
     }
-    match exact_mate_line_until(root, max, opts.exact_line_budget, opts.defence, deadline, Some(stop)) {
+    match exact_mate_line_until(
+        root,
+        max,
+        opts.exact_line_budget,
+        opts.defence,
+        deadline,
+        Some(stop),
+    ) {
         Ok(Some(exact)) if exact.len() <= line.len() => exact,
         _ => line,
     }
@@ -241,7 +250,12 @@ fn extract_line(solver: &mut Solver<'_>, pos: &mut Position) -> Option<Vec<Move>
 
 /// The proof length of the node at `pos` if the table holds a proof; with `reprove`, a node the
 /// table does not know as proven is searched again first.
-fn proven_len(solver: &mut Solver<'_>, pos: &mut Position, ply: usize, reprove: bool) -> Option<u16> {
+fn proven_len(
+    solver: &mut Solver<'_>,
+    pos: &mut Position,
+    ply: usize,
+    reprove: bool,
+) -> Option<u16> {
     let key = pos.board_key();
     let hand = pos.hand(solver.attacker);
     if let Some(p) = solver.tt.probe(key, hand)

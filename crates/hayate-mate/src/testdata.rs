@@ -15,7 +15,8 @@ pub(crate) struct ShortProblem {
 /// Every problem of `exact-short.tsv`.
 pub(crate) fn exact_short() -> Vec<ShortProblem> {
     let path = format!("{DATA_DIR}/exact-short.tsv");
-    let text = std::fs::read_to_string(&path).expect("shared/data/mate/exact-short.tsv beside the checkout");
+    let text = std::fs::read_to_string(&path)
+        .expect("shared/data/mate/exact-short.tsv beside the checkout");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
@@ -38,8 +39,12 @@ pub(crate) fn exact_short() -> Vec<ShortProblem> {
 pub(crate) fn all_sfens() -> Vec<String> {
     let mut v: Vec<String> = exact_short().into_iter().map(|p| p.sfen).collect();
     let path = format!("{DATA_DIR}/muso.tsv");
-    let text = std::fs::read_to_string(&path).expect("shared/data/mate/muso.tsv beside the checkout");
-    for l in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    let text =
+        std::fs::read_to_string(&path).expect("shared/data/mate/muso.tsv beside the checkout");
+    for l in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         if let Some(s) = l.split('\t').nth(1) {
             v.push(s.to_string());
         }
@@ -77,7 +82,7 @@ pub(crate) fn random_walk_positions(n: usize, mut f: impl FnMut(&mut Position)) 
                 }
                 // Prefer checks and captures now and then, so that mating nets show up.
                 let r = next() as usize;
-                let m = if r % 3 == 0 {
+                let m = if r.is_multiple_of(3) {
                     moves
                         .iter()
                         .copied()

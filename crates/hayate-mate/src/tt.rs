@@ -101,7 +101,17 @@ impl Tt {
 
     /// Stores a node. For a final result `hand` is the proof or disproof hand, and entries of
     /// the same board that it settles are dropped.
-    pub fn store(&mut self, key: u64, hand: Hand, pn: u32, dn: u32, len: u16, best: Move16, amount: u64) {
+    #[allow(clippy::too_many_arguments)]
+    pub fn store(
+        &mut self,
+        key: u64,
+        hand: Hand,
+        pn: u32,
+        dn: u32,
+        len: u16,
+        best: Move16,
+        amount: u64,
+    ) {
         let base = self.cluster(key);
         let amount = amount.clamp(1, u32::MAX as u64) as u32;
         let is_final = pn == 0 || dn == 0;
@@ -147,7 +157,11 @@ impl Tt {
             },
         };
         let old = self.entries[i];
-        let amount = if slot.is_some() { amount.max(old.amount) } else { amount };
+        let amount = if slot.is_some() {
+            amount.max(old.amount)
+        } else {
+            amount
+        };
         self.entries[i] = Entry {
             key,
             hand,
@@ -222,7 +236,9 @@ mod tests {
     use hayate_core::PieceType;
 
     fn hand(golds: u32) -> Hand {
-        Hand::EMPTY.with_count(PieceType::GOLD, golds).unwrap_or(Hand::EMPTY)
+        Hand::EMPTY
+            .with_count(PieceType::GOLD, golds)
+            .unwrap_or(Hand::EMPTY)
     }
 
     #[test]
@@ -240,7 +256,15 @@ mod tests {
     fn garbage_collection_frees_entries() {
         let mut tt = Tt::new(1);
         for k in 0..20_000u64 {
-            tt.store(k.wrapping_mul(0x9e37_79b9_7f4a_7c15), hand(0), 1, 1, 0, Move16(0), k % 100 + 1);
+            tt.store(
+                k.wrapping_mul(0x9e37_79b9_7f4a_7c15),
+                hand(0),
+                1,
+                1,
+                0,
+                Move16(0),
+                k % 100 + 1,
+            );
         }
         let before = tt.hashfull();
         tt.collect_garbage();

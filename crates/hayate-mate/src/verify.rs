@@ -40,8 +40,12 @@ pub fn check_mate_line(pos: &Position, line: &[Move]) -> Result<(), LineError> {
 /// [`check_mate_line`] under a convention for the defence: with [`Defence::NoFutileDrops`] the
 /// final position may also be one where the defender's only evasions are futile drops (each
 /// answered by a capture that is checkmate, which this also checks).
-pub fn check_mate_line_with(pos: &Position, line: &[Move], defence: Defence) -> Result<(), LineError> {
-    if line.len() % 2 == 0 {
+pub fn check_mate_line_with(
+    pos: &Position,
+    line: &[Move],
+    defence: Defence,
+) -> Result<(), LineError> {
+    if line.len().is_multiple_of(2) {
         return Err(LineError::BadLength(line.len()));
     }
     let mut p = pos.clone();

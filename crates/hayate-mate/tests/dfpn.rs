@@ -3,20 +3,29 @@
 
 use hayate_core::Position;
 use hayate_mate::{
-    Defence, DfpnOptions, MateResult, check_mate_line, check_mate_line_with, solve, solve_with_report,
+    Defence, DfpnOptions, MateResult, check_mate_line, check_mate_line_with, solve,
+    solve_with_report,
 };
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/mate/exact-short.tsv");
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/mate/exact-short.tsv"
+);
 
 fn problems() -> Vec<(String, bool, usize)> {
-    let text = std::fs::read_to_string(DATA).expect("shared/data/mate/exact-short.tsv beside the checkout");
+    let text = std::fs::read_to_string(DATA)
+        .expect("shared/data/mate/exact-short.tsv beside the checkout");
     text.lines()
         .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
         .map(|l| {
             let f: Vec<&str> = l.split('\t').collect();
-            (f[0].to_string(), f[1] == "mate", f[2].parse().expect("plies"))
+            (
+                f[0].to_string(),
+                f[1] == "mate",
+                f[2].parse().expect("plies"),
+            )
         })
         .collect()
 }
@@ -48,7 +57,36 @@ fn dfpn_answers_every_exact_short_problem() {
                 if mate {
                     assert_eq!(line.len(), plies, "{sfen}: mate length");
                 } else {
-                    assert!(line.len() > plies, "{sfen}: no mate within {plies}, got {}", line.len());
+                    assert!(
+                        line.len() > plies,
+                        "{sfen}: no mate within {plies}, got {}",
+                        line.len()
+                    );
+                }
+            }
+            MateResult::NoMate => assert!(!mate, "{sfen}: is a mate in {plies}"),
+            MateResult::Timeout => panic!("{sfen}: timeout"),
+        }
+    }
+}
+
+/// Under the rules of the game (every legal evasion counts, futile drops included) the lines
+/// end in checkmate, and no mate is shorter than the convention's.
+#[test]
+fn dfpn_under_game_rules_gives_rules_checkmates() {
+    let o = DfpnOptions {
+        defence: Defence::AllLegal,
+        ..opts()
+    };
+    for (sfen, mate, plies) in problems() {
+        let (pos, r) = solve_sfen(&sfen, &o);
+        match r {
+            MateResult::Mate(line) => {
+                check_mate_line(&pos, &line).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+                if mate {
+                    assert!(line.len() >= plies, "{sfen}");
+                } else {
+                    assert!(line.len() > plies, "{sfen}");
                 }
             }
             MateResult::NoMate => assert!(!mate, "{sfen}: is a mate in {plies}"),
@@ -71,8 +109,11 @@ fn dfpn_raw_lines_are_mates() {
             continue;
         }
         let (pos, r) = solve_sfen(&sfen, &o);
-        let MateResult::Mate(line) = r else { panic!("{sfen}: {r:?}") };
-        check_mate_line_with(&pos, &line, Defence::NoFutileDrops).unwrap_or_else(|e| panic!("{sfen}: {e}"));
+        let MateResult::Mate(line) = r else {
+            panic!("{sfen}: {r:?}")
+        };
+        check_mate_line_with(&pos, &line, Defence::NoFutileDrops)
+            .unwrap_or_else(|e| panic!("{sfen}: {e}"));
         assert!(line.len() >= plies, "{sfen}");
         total += 1;
         exact += (line.len() == plies) as u32;
@@ -99,7 +140,9 @@ fn defender_cannot_interpose_a_nifu_pawn() {
     // R*1e checks the king on 1a down file 1; White holds only pawns and already has one on
     // file 1 (1g), so it cannot interpose: mate in one.
     let (pos, r) = solve_sfen("8k/6S2/7G1/9/9/9/8p/9/9 b 2R2B3G3S4N4L17p 1", &opts());
-    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    let MateResult::Mate(line) = r else {
+        panic!("{r:?}")
+    };
     check_mate_line(&pos, &line).expect("mate");
     assert_eq!(line.len(), 1);
     // Without the pawn on file 1 the interposition is legal and R*1e no longer mates.
@@ -115,7 +158,9 @@ fn defender_cannot_drop_a_dead_knight() {
     // The king on 1i is checked along rank 9; White holds only knights, which may not be
     // dropped on ranks 8 and 9: mate in one.
     let (pos, r) = solve_sfen("9/9/9/9/9/9/7GG/9/8k b 2R2B2G4S4L18P4n 1", &opts());
-    let MateResult::Mate(line) = r else { panic!("{r:?}") };
+    let MateResult::Mate(line) = r else {
+        panic!("{r:?}")
+    };
     check_mate_line(&pos, &line).expect("mate");
     assert_eq!(line.len(), 1);
 }

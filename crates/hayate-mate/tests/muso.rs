@@ -8,10 +8,16 @@ use hayate_mate::{DfpnOptions, MateResult, check_mate_line, solve_with_report};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
-const DATA: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/../../../shared/data/mate/muso.tsv");
+const DATA: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/../../../shared/data/mate/muso.tsv"
+);
 
 fn env_u64(name: &str, default: u64) -> u64 {
-    std::env::var(name).ok().and_then(|v| v.parse().ok()).unwrap_or(default)
+    std::env::var(name)
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(default)
 }
 
 #[test]
@@ -22,7 +28,8 @@ fn muso_with_time_limit() {
     let only: Option<Vec<String>> = std::env::var("MUSO_ONLY")
         .ok()
         .map(|s| s.split(',').map(str::to_string).collect());
-    let text = std::fs::read_to_string(DATA).expect("shared/data/mate/muso.tsv beside the checkout");
+    let text =
+        std::fs::read_to_string(DATA).expect("shared/data/mate/muso.tsv beside the checkout");
     let opts = DfpnOptions {
         time_limit: Some(Duration::from_millis(ms)),
         hash_mb,
@@ -30,9 +37,14 @@ fn muso_with_time_limit() {
     };
     let (mut solved, mut total, mut nodes, mut secs) = (0u32, 0u32, 0u64, 0f64);
     let (mut solved_nodes, mut solved_secs) = (0u64, 0f64);
-    for line in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+    for line in text
+        .lines()
+        .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+    {
         let mut f = line.split('\t');
-        let (Some(name), Some(sfen)) = (f.next(), f.next()) else { continue };
+        let (Some(name), Some(sfen)) = (f.next(), f.next()) else {
+            continue;
+        };
         if only.as_ref().is_some_and(|o| !o.iter().any(|n| n == name)) {
             continue;
         }

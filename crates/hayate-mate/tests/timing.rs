@@ -2,8 +2,8 @@
 //! mate in one) and positions of random games. Run by hand:
 //! `cargo test --release -p hayate-mate --test timing -- --ignored --nocapture`.
 
-use hayate_core::Position;
 use hayate_core::MoveList;
+use hayate_core::Position;
 use hayate_mate::{generate_checks, mate_in_1};
 use std::hint::black_box;
 use std::time::Instant;
@@ -14,7 +14,10 @@ fn positions() -> Vec<Position> {
     let mut v = Vec::new();
     for (file, col) in [("exact-short.tsv", 0), ("muso.tsv", 1)] {
         let text = std::fs::read_to_string(format!("{DIR}/{file}")).expect("shared mate data");
-        for l in text.lines().filter(|l| !l.starts_with('#') && !l.trim().is_empty()) {
+        for l in text
+            .lines()
+            .filter(|l| !l.starts_with('#') && !l.trim().is_empty())
+        {
             if let Some(s) = l.split('\t').nth(col) {
                 v.push(Position::from_sfen(s).expect("valid sfen"));
             }
