@@ -1,7 +1,8 @@
 //! `hayate dataset`: training-data tools.
 //!
 //! - `hayate dataset features --sfen-file F [--nyugyoku]`: one JSON line per position, as in
-//!   `data/dl/dlshogi-features.jsonl` (`sfen`, `f1`, `f2`, `labels`); see `hayate_nn::jsonl`.
+//!   `data/dl/dlshogi-features.jsonl` (`sfen`, `f1`, `f2`, `labels`, the labels in cshogi's move
+//!   order): for the same SFEN lines the output is byte-identical; see `hayate_nn::jsonl`.
 //! - `hayate dataset stats FILE...`: counts, result split, average candidates per position,
 //!   duplicates over hcpe/hcpe3 files.
 
