@@ -1,11 +1,70 @@
 //! Evaluation costs: NNUE refresh, incremental update and forward pass, net loading, and
 //! KKPEE9 (both effect-update policies). `cargo bench -p hayate-eval --bench eval`.
+//!
+//! Times are this thread's CPU time (`CLOCK_THREAD_CPUTIME_ID`), not wall time: the development
+//! machine is shared, and wall time there counts other people's processes.
 
-use criterion::{Criterion, black_box, criterion_group, criterion_main};
+use criterion::measurement::{Measurement, ValueFormatter};
+use criterion::{Criterion, Throughput, black_box, criterion_group, criterion_main};
 use hayate_core::{Move, Position};
 use hayate_eval::nnue::{Accumulator, RandomNetParams, random_net_bytes};
 use hayate_eval::{EffectUpdate, Evaluator, Isa, Kkpee9, Nnue};
 use std::time::Duration;
+
+/// This thread's CPU time in ns (`CLOCK_THREAD_CPUTIME_ID`).
+fn cpu_ns() -> u64 {
+    let mut t = libc::timespec {
+        tv_sec: 0,
+        tv_nsec: 0,
+    };
+    // SAFETY: `t` is a valid, writable timespec; the clock id is a constant libc defines.
+    let rc = unsafe { libc::clock_gettime(libc::CLOCK_THREAD_CPUTIME_ID, &mut t) };
+    if rc != 0 {
+        return 0;
+    }
+    t.tv_sec as u64 * 1_000_000_000 + t.tv_nsec as u64
+}
+
+/// Thread CPU time as a criterion measurement.
+struct CpuTime;
+
+/// Formats nanoseconds without rescaling.
+struct Nanoseconds;
+
+impl ValueFormatter for Nanoseconds {
+    fn scale_values(&self, _typical: f64, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+    fn scale_throughputs(&self, _t: f64, _th: &Throughput, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+    fn scale_for_machines(&self, _values: &mut [f64]) -> &'static str {
+        "ns"
+    }
+}
+
+impl Measurement for CpuTime {
+    type Intermediate = u64;
+    type Value = u64;
+    fn start(&self) -> u64 {
+        cpu_ns()
+    }
+    fn end(&self, i: u64) -> u64 {
+        cpu_ns().saturating_sub(i)
+    }
+    fn add(&self, a: &u64, b: &u64) -> u64 {
+        a + b
+    }
+    fn zero(&self) -> u64 {
+        0
+    }
+    fn to_f64(&self, v: &u64) -> f64 {
+        *v as f64
+    }
+    fn formatter(&self) -> &dyn ValueFormatter {
+        &Nanoseconds
+    }
+}
 
 /// The reference positions.
 fn positions() -> Vec<Position> {
@@ -40,7 +99,7 @@ fn random_game(plies: usize) -> Vec<(Position, Move)> {
     out
 }
 
-fn nnue(c: &mut Criterion) {
+fn nnue(c: &mut Criterion<CpuTime>) {
     let bytes = random_net_bytes(&RandomNetParams::default());
     let dir = std::env::temp_dir().join(format!("hayate-eval-bench-{}", std::process::id()));
     std::fs::create_dir_all(&dir).expect("temp dir");
@@ -109,7 +168,7 @@ fn nnue(c: &mut Criterion) {
     std::fs::remove_dir_all(&dir).ok();
 }
 
-fn kkpee9(c: &mut Criterion) {
+fn kkpee9(c: &mut Criterion<CpuTime>) {
     let k = Kkpee9::new();
     let positions = positions();
     let game = random_game(160);
@@ -144,5 +203,9 @@ fn kkpee9(c: &mut Criterion) {
     g.finish();
 }
 
-criterion_group!(benches, nnue, kkpee9);
+criterion_group! {
+    name = benches;
+    config = Criterion::default().with_measurement(CpuTime);
+    targets = nnue, kkpee9
+}
 criterion_main!(benches);
