@@ -54,13 +54,32 @@ struct Search {
     id: u64,
     signals: Arc<Signals>,
     purpose: Purpose,
-    /// When to tell the player to stop (our move only).
-    deadline: Option<Instant>,
+    /// When to stop the player (our move only).
+    deadline: Option<Deadline>,
     stop_sent: bool,
 }
 
-/// Grace after the deadline before the client plays a move on its own.
-const FALLBACK_GRACE: Duration = Duration::from_millis(300);
+/// Longest time between telling the player to stop and playing a move without it.
+const MAX_GRACE: Duration = Duration::from_millis(300);
+
+/// The two instants of our move: ask the player to stop, then (if it still has not answered)
+/// play a move without it, still inside the time the clock allows.
+#[derive(Clone, Copy)]
+struct Deadline {
+    stop: Instant,
+    fallback: Instant,
+}
+
+impl Deadline {
+    fn from_now(hard_limit: Duration) -> Deadline {
+        let now = Instant::now();
+        let grace = (hard_limit / 4).min(MAX_GRACE);
+        Deadline {
+            stop: now + (hard_limit - grace),
+            fallback: now + hard_limit,
+        }
+    }
+}
 
 struct Game<'a> {
     conn: &'a mut Connection,
@@ -178,7 +197,7 @@ impl Game<'_> {
         if let Some(s) = &self.search
             && let Some(d) = s.deadline
         {
-            let at = if s.stop_sent { d + FALLBACK_GRACE } else { d };
+            let at = if s.stop_sent { d.fallback } else { d.stop };
             wait = wait.min(at.saturating_duration_since(Instant::now()));
         }
         wait.max(Duration::from_millis(1))
@@ -195,11 +214,11 @@ impl Game<'_> {
         let Some(deadline) = s.deadline else {
             return Ok(());
         };
-        if !s.stop_sent && now >= deadline {
+        if !s.stop_sent && now >= deadline.stop {
             self.log.line("time is short: stopping the player");
             s.signals.stop();
             s.stop_sent = true;
-        } else if s.stop_sent && now >= deadline + FALLBACK_GRACE {
+        } else if s.stop_sent && now >= deadline.fallback {
             // The player does not answer: never lose on time to a stuck search.
             self.log
                 .line("the player did not stop in time: playing a move without it");
@@ -309,7 +328,7 @@ impl Game<'_> {
                 let limit = self.clock.hard_limit(self.us);
                 if let Some(s) = self.search.as_mut() {
                     s.purpose = Purpose::Move;
-                    s.deadline = Some(Instant::now() + limit);
+                    s.deadline = Some(Deadline::from_now(limit));
                     s.signals.ponderhit();
                 }
                 Ok(())
@@ -378,7 +397,7 @@ impl Game<'_> {
         let id = self.new_id();
         let signals = Signals::new();
         let limits = self.clock.limits(self.us, false);
-        let deadline = Instant::now() + self.clock.hard_limit(self.us);
+        let deadline = Deadline::from_now(self.clock.hard_limit(self.us));
         self.engine
             .think(id, &self.pos, limits, signals.clone(), self.conn.sender());
         self.search = Some(Search {

@@ -525,3 +525,75 @@ fn result_while_thinking_stops_the_player() {
     assert_eq!(report.outcome, Some(Outcome::Interrupted));
     assert!(started.elapsed() < Duration::from_secs(5));
 }
+
+/// Ignores `stop` for a while (a stuck search).
+struct StuckPlayer;
+
+impl Player for StuckPlayer {
+    fn name(&self) -> String {
+        "stuck".into()
+    }
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+        Ok(())
+    }
+    fn think(
+        &mut self,
+        pos: &Position,
+        _: &Limits,
+        _: &Signals,
+        _: &mut dyn FnMut(&Info),
+    ) -> BestMove {
+        std::thread::sleep(Duration::from_millis(2500));
+        BestMove::Move {
+            best: pos.legal_moves()[0],
+            ponder: None,
+        }
+    }
+}
+
+#[test]
+fn a_stuck_player_cannot_lose_on_time() {
+    // 2 s on the clock, 0.2 s margin: stop at 1.5 s, play a move without the player at 1.8 s.
+    let id = "test+stuck+blk+wht+20261121120003";
+    let first = move_to_csa(Position::startpos().legal_moves()[0]);
+    let mut script = vec![expect("LOGIN blk stuck-B"), send("LOGIN:blk OK")];
+    script.extend(summary_lines(
+        id,
+        "+",
+        &["BEGIN Time", "Total_Time:2", "END Time"],
+        &["PI", "+"],
+    ));
+    script.extend([
+        expect(&format!("AGREE {id}")),
+        send(&format!("START:{id}")),
+        expect(&first),
+        send(&format!("{first},T1")),
+        send("#CHUDAN"),
+    ]);
+    let server = ScriptServer::start(vec![script]);
+    let mut s = Settings::new("127.0.0.1", server.port, "blk", Secret::new("stuck-B"));
+    s.reconnect.enabled = false;
+    s.margin = Duration::from_millis(200);
+    let (log, lines) = Log::memory();
+    let mut client = Client::new(s, Box::new(StuckPlayer), log).unwrap();
+    let report = client.play_one().unwrap();
+    let seen = server.finish().unwrap();
+    assert_eq!(report.outcome, Some(Outcome::Interrupted));
+    let agree = seen[0]
+        .lines
+        .iter()
+        .find(|(_, l)| l.starts_with("AGREE"))
+        .unwrap()
+        .0;
+    let mv = seen[0].lines.iter().find(|(_, l)| *l == first).unwrap().0;
+    let took = mv - agree;
+    assert!(
+        took >= Duration::from_millis(1700) && took < Duration::from_millis(2000),
+        "{took:?}"
+    );
+    let log = lines.lock().unwrap().clone();
+    assert!(
+        log.iter().any(|l| l.contains("did not stop in time")),
+        "{log:?}"
+    );
+}
