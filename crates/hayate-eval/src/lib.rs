@@ -2,6 +2,22 @@
 //!
 //! Incremental state (material sums, effect counts, NNUE accumulators) lives in a per-thread
 //! stack owned by the searcher, one frame per ply, never in globals.
+//!
+//! - [`Material`]: piece values.
+//! - [`Kkpee9`]: material plus a 306 MB effect table built from formulas by [`Kkpee9::new`]
+//!   (call it once at `isready`; clones share the table).
+//! - [`Nnue`]: HalfKP 256x2-32-32 `nn.bin` files, loaded by [`Nnue::load`]; kernels for
+//!   scalar, AVX2 and AVX-512 VNNI chosen at run time ([`Isa`]), all bit-identical.
+//!
+//! ```no_run
+//! use hayate_core::Position;
+//! use hayate_eval::{Evaluator, Kkpee9, Nnue};
+//! let kkpee9 = Kkpee9::new();
+//! let nnue = Nnue::load("eval/nn.bin")?;
+//! let pos = Position::startpos();
+//! println!("{} {}", kkpee9.evaluate_once(&pos), nnue.evaluate_once(&pos));
+//! # Ok::<(), hayate_eval::NnueError>(())
+//! ```
 #![deny(missing_docs)]
 
 pub mod effect;
