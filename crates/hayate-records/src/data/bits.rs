@@ -1,15 +1,22 @@
 //! LSB-first bit streams over the 32-byte packed positions (hcp and PackedSfen both write bit 0
 //! of byte 0 first).
 
-/// Reads bits LSB-first from a 256-bit packed position.
-pub(crate) struct BitReader<'a> {
-    bytes: &'a [u8; 32],
+/// Reads bits LSB-first from a 256-bit packed position. The bytes are loaded once as four
+/// little-endian words (plus a zero word) so that a peek is two shifts and no byte loop.
+pub(crate) struct BitReader {
+    words: [u64; 5],
     pos: usize,
 }
 
-impl<'a> BitReader<'a> {
-    pub(crate) fn new(bytes: &'a [u8; 32]) -> Self {
-        BitReader { bytes, pos: 0 }
+impl BitReader {
+    pub(crate) fn new(bytes: &[u8; 32]) -> Self {
+        let mut words = [0u64; 5];
+        for (w, chunk) in words.iter_mut().zip(bytes.chunks_exact(8)) {
+            let mut b = [0u8; 8];
+            b.copy_from_slice(chunk);
+            *w = u64::from_le_bytes(b);
+        }
+        BitReader { words, pos: 0 }
     }
 
     /// Bits consumed so far.
@@ -20,11 +27,19 @@ impl<'a> BitReader<'a> {
     /// The next up to 8 bits without consuming them (missing bits past the end read as 0).
     #[inline(always)]
     pub(crate) fn peek8(&self) -> u32 {
-        let byte = self.pos / 8;
-        let shift = self.pos % 8;
-        let lo = self.bytes.get(byte).copied().unwrap_or(0) as u32;
-        let hi = self.bytes.get(byte + 1).copied().unwrap_or(0) as u32;
-        ((lo | (hi << 8)) >> shift) & 0xff
+        let w = (self.pos >> 6).min(3);
+        let s = (self.pos & 63) as u32;
+        let lo = self.words[w] >> s;
+        // `s == 0` must not shift by 64; the high word only matters when the window straddles.
+        let hi = if s > 56 {
+            self.words[w + 1] << (64 - s)
+        } else {
+            0
+        };
+        if self.pos >= 256 {
+            return 0;
+        }
+        ((lo | hi) & 0xff) as u32
     }
 
     /// Consumes `n` bits (the caller checks the bound with [`BitReader::remaining`]).
