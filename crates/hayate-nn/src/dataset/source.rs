@@ -10,6 +10,7 @@
 //! Corrupt data is reported as an `Err` item carrying the byte offset of the record, and reading
 //! goes on with the next record. A game with an illegal move gives no samples at all.
 
+use super::decode::position_from_raw;
 use super::error::DatasetError;
 use super::sample::{EVAL_COEF, Sample, result_value, score_to_value};
 use crate::labels::move_label;
@@ -275,9 +276,11 @@ fn read_full<R: Read>(r: &mut R, buf: &mut [u8]) -> std::io::Result<usize> {
 /// # Errors
 /// An impossible position or an illegal best move.
 pub fn hcpe_sample(rec: &Hcpe, offset: u64, opts: &SampleOptions) -> Result<Sample, DatasetError> {
-    let pos = rec
-        .position()
-        .map_err(|error| DatasetError::Position { offset, error })?;
+    let position_error = |error: PositionError| DatasetError::Position { offset, error };
+    let raw = rec.hcp.decode().map_err(|e| position_error(e.into()))?;
+    // The records crate's `Hcpe::position` builds its SFEN with an allocation per piece.
+    let mut sfen = String::with_capacity(128);
+    let pos = position_from_raw(&raw, 1, &mut sfen).map_err(|e| position_error(e.into()))?;
     let m = rec.best_move(&pos).ok_or(DatasetError::IllegalMove {
         offset,
         ply: 0,
