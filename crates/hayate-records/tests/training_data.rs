@@ -209,10 +209,24 @@ fn hcpe3_framing_errors_end_the_stream() {
     let results: Vec<_> = Hcpe3Reader::new(cut, ErrorPolicy::Skip).collect();
     assert_eq!(results.len(), 4);
     assert!(results[..3].iter().all(|r| r.is_ok()));
-    assert!(matches!(
-        results[3].as_ref().map_err(|e| &e.kind),
-        Err(RecordErrorKind::Truncated { .. })
-    ));
+    let last_start: usize = bytes.len() - 3 - {
+        // The size of the fourth game: everything after the first three.
+        let games: Vec<Hcpe3Game> = Hcpe3Reader::new(&bytes[..], ErrorPolicy::Stop)
+            .collect::<Result<_, _>>()
+            .expect("reads");
+        games[3].byte_len() - 3
+    };
+    match &results[3] {
+        Err(RecordError {
+            offset,
+            kind: RecordErrorKind::Truncated { got, need },
+        }) => {
+            assert_eq!(*offset as usize, last_start);
+            assert_eq!(*got, bytes.len() - 3 - last_start);
+            assert!(*need > *got);
+        }
+        other => panic!("{other:?}"),
+    }
 
     let mut bad = bytes.clone();
     bad[32] = 0xff;

@@ -156,6 +156,8 @@ pub struct Hcpe3Reader<R> {
     inner: R,
     policy: ErrorPolicy,
     offset: u64,
+    /// Offset of the game being read.
+    game_start: u64,
     done: bool,
     rejected: u64,
     errors: Vec<RecordError>,
@@ -168,6 +170,7 @@ impl<R: Read> Hcpe3Reader<R> {
             inner,
             policy,
             offset: 0,
+            game_start: 0,
             done: false,
             rejected: 0,
             errors: Vec::new(),
@@ -198,9 +201,11 @@ impl<R: Read> Hcpe3Reader<R> {
             return Ok(false);
         }
         if n < buf.len() {
+            // Report the game's bytes, not this piece's: the error's offset is the game's.
+            let got = (self.offset - self.game_start) as usize;
             return Err(RecordErrorKind::Truncated {
-                got: n,
-                need: buf.len(),
+                got,
+                need: got - n + buf.len(),
             });
         }
         Ok(true)
@@ -208,6 +213,7 @@ impl<R: Read> Hcpe3Reader<R> {
 
     /// Reads one game; `Ok(None)` at the end. The flag says whether an error is resumable.
     fn read_game(&mut self) -> Result<Option<Hcpe3Game>, (RecordErrorKind, bool)> {
+        self.game_start = self.offset;
         let mut head = [0u8; 36];
         if !self.fill(&mut head, true).map_err(|e| (e, false))? {
             return Ok(None);
