@@ -238,7 +238,9 @@ impl Game<'_> {
             return self.on_move(line);
         }
         if line.starts_with('%') {
-            let (text, secs) = split_move_time(line)?;
+            // A malformed `,T` on a special move costs nothing: keep the move, drop the time.
+            let (text, secs) = split_move_time(line)
+                .unwrap_or_else(|_| (line.split(',').next().unwrap_or(line), None));
             // shogi-server echoes a special move twice (`%TORYO` or `%KACHI,T0`, then `%KACHI`).
             let dup = self.record.moves().last().is_some_and(|m| m.text == text);
             if !dup {
