@@ -446,7 +446,7 @@ fn positions_whose_move_repeats_are_skipped() {
 }
 
 /// Samples per second from an hcpe3 file through the whole pipeline, run by hand:
-/// `cargo test --release -p hayate-nn --test dataset -- --ignored --nocapture`.
+/// `cargo test --release -p hayate-nn --test dataset -- --ignored --nocapture --test-threads=1`.
 /// Writes the synthetic file to the temp directory (`hayate-nn-bench.hcpe3`) for `hayate dataset
 /// stats`.
 #[test]
