@@ -1,5 +1,6 @@
-//! Throughput of feature extraction, run by hand (`cargo test --release -p hayate-nn --test
-//! timing -- --ignored --nocapture --test-threads=1`): the 200 positions of the cshogi reference file, repeated.
+//! Throughput of feature extraction, run by hand:
+//! `cargo test --release -p hayate-nn --test timing -- --ignored --nocapture --test-threads=1`.
+//! It uses the 200 positions of the cshogi reference file, repeated.
 
 use hayate_core::Position;
 use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig, write_novice_features};
