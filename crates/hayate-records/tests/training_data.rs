@@ -70,7 +70,7 @@ fn positions_and_moves_match_cshogi() {
         assert_eq!(PsvMove16(psv).to_apery(), AperyMove16(apery));
         n += 1;
     }
-    assert_eq!(n, 300);
+    assert_eq!(n, 1000);
 }
 
 #[test]

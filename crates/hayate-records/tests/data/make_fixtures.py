@@ -2,7 +2,7 @@
 as the independent oracle. Run once by hand:  python make_fixtures.py  (in this folder).
 
 Outputs (all deterministic for the fixed seed):
-  positions.tsv   sfen, cshogi hcp (hex), cshogi psfen (hex), a legal move in USI, its
+  positions.tsv   1000 random positions: sfen, cshogi hcp (hex), cshogi psfen (hex), a legal move in USI, its
                   Apery/dlshogi move16 and its YaneuraOu psv move16
   sample.hcpe     cshogi HuffmanCodedPosAndEval records; sample.hcpe.tsv the expected fields
   sample.psv      cshogi PackedSfenValue records; sample.psv.tsv the expected fields
@@ -45,7 +45,7 @@ def hexs(a):
 # --- positions.tsv ---------------------------------------------------------------------
 with open("positions.tsv", "w") as f:
     n = 0
-    while n < 300:
+    while n < 1000:
         moves = random_game(rng.randrange(0, 200))
         b = cshogi.Board()
         for m in moves:
