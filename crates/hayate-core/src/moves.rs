@@ -239,6 +239,12 @@ impl MoveList {
         self.len == 0
     }
 
+    /// Keeps the first `len` moves.
+    #[inline(always)]
+    pub fn truncate(&mut self, len: usize) {
+        self.len = self.len.min(len);
+    }
+
     /// Empties the list.
     #[inline(always)]
     pub fn clear(&mut self) {

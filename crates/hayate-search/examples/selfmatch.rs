@@ -14,7 +14,10 @@ enum Any {
 
 impl Any {
     fn new(name: &str, table: &Kkpee9) -> Any {
-        let o = Options { hash_mb: 32, ..Options::default() };
+        let o = Options {
+            hash_mb: 32,
+            ..Options::default()
+        };
         match name {
             "material" => Any::Material(AlphaBeta::with_options(Material, o)),
             _ => Any::Kkpee9(AlphaBeta::with_options(table.clone(), o)),
@@ -76,8 +79,14 @@ fn main() {
     let a_name = args.get(3).cloned().unwrap_or_else(|| "kkpee9".into());
     let b_name = args.get(4).cloned().unwrap_or_else(|| "material".into());
     let limits = match limit.split_once(':') {
-        Some(("depth", d)) => Limits { depth: d.parse().ok(), ..Limits::default() },
-        Some(("nodes", n)) => Limits { nodes: n.parse().ok(), ..Limits::default() },
+        Some(("depth", d)) => Limits {
+            depth: d.parse().ok(),
+            ..Limits::default()
+        },
+        Some(("nodes", n)) => Limits {
+            nodes: n.parse().ok(),
+            ..Limits::default()
+        },
         _ => panic!("limit must be depth:N or nodes:N"),
     };
     let table = Kkpee9::new();
@@ -87,7 +96,11 @@ fn main() {
     let (mut w, mut d, mut l) = (0, 0, 0);
     for g in 0..games {
         let start = opening(g as u64 / 2);
-        let color = if g % 2 == 0 { Color::Black } else { Color::White };
+        let color = if g % 2 == 0 {
+            Color::Black
+        } else {
+            Color::White
+        };
         let r = game(&mut a, &mut b, color, &start, &limits);
         if r == 1.0 {
             w += 1
@@ -96,9 +109,19 @@ fn main() {
         } else {
             d += 1
         }
-        eprintln!("game {} {a_name} as {color:?}: {r}  (W{w} D{d} L{l})", g + 1);
+        eprintln!(
+            "game {} {a_name} as {color:?}: {r}  (W{w} D{d} L{l})",
+            g + 1
+        );
     }
     let score = (w as f64 + 0.5 * d as f64) / games as f64;
-    let elo = if score > 0.0 && score < 1.0 { -400.0 * (1.0 / score - 1.0).log10() } else { f64::NAN };
-    println!("{a_name} vs {b_name} at {limit}: +{w} ={d} -{l} score {:.1}% elo {elo:+.0}", score * 100.0);
+    let elo = if score > 0.0 && score < 1.0 {
+        -400.0 * (1.0 / score - 1.0).log10()
+    } else {
+        f64::NAN
+    };
+    println!(
+        "{a_name} vs {b_name} at {limit}: +{w} ={d} -{l} score {:.1}% elo {elo:+.0}",
+        score * 100.0
+    );
 }

@@ -5,34 +5,55 @@ use crate::history::History;
 use crate::see::{capture_value, see_ge};
 use hayate_core::{Move, MoveList, Position, Stage};
 
-/// Scores one position's moves and hands them out best first (selection sort: most nodes cut
-/// after a move or two, so sorting everything would be wasted).
+/// Scores one position's moves and hands them out best first. The first few picks are a
+/// selection (most nodes cut after a move or two); after that the rest is sorted once.
 pub struct MovePicker {
     list: MoveList,
-    scores: [i32; MoveList::CAPACITY],
+    scores: [std::mem::MaybeUninit<i32>; MoveList::CAPACITY],
     next: usize,
+    sorted: bool,
 }
 
 const TT_SCORE: i32 = 1 << 30;
 const GOOD_CAPTURE: i32 = 1 << 28;
 const KILLER: i32 = 1 << 27;
 const BAD_CAPTURE: i32 = -(1 << 28);
+/// Picks made by selection before the remainder is sorted.
+const SELECT_FIRST: usize = 3;
 
 impl MovePicker {
+    /// An empty picker, to be filled in place (pickers live in per-ply boxes: no 5 KB copies).
+    pub fn empty() -> MovePicker {
+        MovePicker {
+            list: MoveList::new(),
+            scores: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
+            next: 0,
+            sorted: false,
+        }
+    }
+
+    #[inline(always)]
+    fn score(&self, i: usize) -> i32 {
+        // SAFETY: `fill_*` writes a score for every one of the `list.len()` moves before any read.
+        unsafe { self.scores[i].assume_init() }
+    }
+
     /// Orders all legal moves of `pos` for the main search.
-    pub fn new_main(
+    pub fn fill_main(
+        &mut self,
         pos: &Position,
         tt_move: Move,
         killers: [Move; 2],
         counter: Move,
         history: &History,
-    ) -> MovePicker {
-        let mut list = MoveList::new();
-        pos.generate_legal(&mut list);
-        let mut scores = [0i32; MoveList::CAPACITY];
+    ) {
+        self.list.clear();
+        self.next = 0;
+        self.sorted = false;
+        pos.generate_legal(&mut self.list);
         let us = pos.side_to_move();
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m.same(tt_move) {
+        for (i, &m) in self.list.iter().enumerate() {
+            let s = if m.same(tt_move) {
                 TT_SCORE
             } else if m.is_capture()
                 || (m.is_promotion() && m.moved_piece().piece_type().raw() <= 6)
@@ -53,43 +74,39 @@ impl MovePicker {
             } else {
                 history.get(us, m)
             };
-        }
-        MovePicker {
-            list,
-            scores,
-            next: 0,
+            self.scores[i].write(s);
         }
     }
 
     /// Orders captures and pawn/bishop/rook promotions (or all evasions in check) for quiescence.
-    pub fn new_quiescence(pos: &Position, tt_move: Move) -> MovePicker {
-        let mut list = MoveList::new();
-        let mut scores = [0i32; MoveList::CAPACITY];
+    pub fn fill_quiescence(&mut self, pos: &Position, tt_move: Move) {
+        self.list.clear();
+        self.next = 0;
+        self.sorted = false;
         if pos.in_check() {
-            pos.generate(Stage::Evasions, &mut list);
+            pos.generate(Stage::Evasions, &mut self.list);
         } else {
-            let mut all = MoveList::new();
-            pos.generate(Stage::CapturesAndPromotions, &mut all);
-            for &m in all.iter() {
-                let pt = m.moved_piece().piece_type();
-                // Quiet promotions of silvers, knights and lances are rarely worth a qsearch node.
-                if m.is_capture() || matches!(pt.raw(), 1 | 5 | 6) {
-                    list.push(m);
+            pos.generate(Stage::CapturesAndPromotions, &mut self.list);
+            // Quiet promotions of silvers, knights and lances are rarely worth a qsearch node.
+            let moves = self.list.as_mut_slice();
+            let mut keep = 0;
+            for i in 0..moves.len() {
+                let m = moves[i];
+                if m.is_capture() || matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6) {
+                    moves[keep] = m;
+                    keep += 1;
                 }
             }
+            self.list.truncate(keep);
         }
-        for (i, &m) in list.iter().enumerate() {
-            scores[i] = if m.same(tt_move) {
+        for (i, &m) in self.list.iter().enumerate() {
+            let s = if m.same(tt_move) {
                 TT_SCORE
             } else {
                 capture_value(m.captured().piece_type()) * 8
                     - m.moved_piece().piece_type().raw() as i32
             };
-        }
-        MovePicker {
-            list,
-            scores,
-            next: 0,
+            self.scores[i].write(s);
         }
     }
 
@@ -100,16 +117,38 @@ impl MovePicker {
         if self.next >= n {
             return None;
         }
-        let mut best = self.next;
-        for i in self.next + 1..n {
-            if self.scores[i] > self.scores[best] {
-                best = i;
+        if self.next >= SELECT_FIRST && !self.sorted {
+            // Insertion sort of the rest, best first, in place (no heap in the search).
+            let moves = self.list.as_mut_slice();
+            for i in self.next + 1..n {
+                // SAFETY: see `score`.
+                let (m, s) = (moves[i], unsafe { self.scores[i].assume_init() });
+                let mut j = i;
+                // SAFETY: see `score`.
+                while j > self.next && unsafe { self.scores[j - 1].assume_init() } < s {
+                    moves[j] = moves[j - 1];
+                    self.scores[j] = self.scores[j - 1];
+                    j -= 1;
+                }
+                moves[j] = m;
+                self.scores[j].write(s);
             }
+            self.sorted = true;
         }
-        let moves = self.list.as_mut_slice();
-        moves.swap(self.next, best);
-        self.scores.swap(self.next, best);
-        let r = (moves[self.next], self.scores[self.next]);
+        if !self.sorted {
+            let mut best = self.next;
+            let mut best_score = self.score(best);
+            for i in self.next + 1..n {
+                let s = self.score(i);
+                if s > best_score {
+                    best = i;
+                    best_score = s;
+                }
+            }
+            self.list.as_mut_slice().swap(self.next, best);
+            self.scores.swap(self.next, best);
+        }
+        let r = (self.list[self.next], self.score(self.next));
         self.next += 1;
         Some(r)
     }

@@ -104,6 +104,8 @@ pub struct Worker<'a, E: Evaluator> {
     pv: Vec<[Move; MAX_PLY + 1]>,
     pv_len: Vec<usize>,
     reductions: Vec<i32>,
+    /// One move picker per ply, reused: filled in place, never copied.
+    pickers: Vec<Option<Box<MovePicker>>>,
     /// Root moves, best first after each iteration.
     pub root_moves: Vec<RootMove>,
     /// Nodes searched by this worker.
@@ -172,6 +174,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             pv: vec![[Move::NONE; MAX_PLY + 1]; MAX_PLY + 1],
             pv_len: vec![0; MAX_PLY + 1],
             reductions,
+            pickers: (0..MAX_PLY + 4).map(|_| None).collect(),
             root_moves,
             nodes: 0,
             published: 0,
@@ -618,8 +621,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         let killers = self.frames[ply].killers;
         let counter = self.history.counter(prev_move);
-        let mut picker = MovePicker::new_main(&self.pos, tt_move, killers, counter, self.history);
+        let mut picker = self.pickers[ply]
+            .take()
+            .unwrap_or_else(|| Box::new(MovePicker::empty()));
+        picker.fill_main(&self.pos, tt_move, killers, counter, self.history);
         if picker.is_empty() {
+            self.pickers[ply] = Some(picker);
             // No legal move is a loss in shogi, in check or not.
             return mated_in(ply);
         }
@@ -711,6 +718,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 n_quiets += 1;
             }
         }
+        self.pickers[ply] = Some(picker);
         if best_value == -INFINITE {
             // Every move was pruned (cannot happen in check, where nothing is pruned).
             best_value = alpha;
@@ -824,8 +832,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 return best_value;
             }
         }
-        let mut picker = MovePicker::new_quiescence(&self.pos, tt_move);
+        let mut picker = self.pickers[ply]
+            .take()
+            .unwrap_or_else(|| Box::new(MovePicker::empty()));
+        picker.fill_quiescence(&self.pos, tt_move);
         if in_check && picker.is_empty() {
+            self.pickers[ply] = Some(picker);
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
@@ -861,6 +873,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
         }
+        self.pickers[ply] = Some(picker);
         let bound = if best_value >= beta {
             Bound::Lower
         } else if PV && best_move.is_some() {
