@@ -259,7 +259,7 @@ fn the_client_stops_a_slow_player_before_time_runs_out() {
     let mv = seen.lines.iter().find(|(_, l)| l == "+7776FU").unwrap().0;
     let thought = mv - agree;
     assert!(
-        thought >= Duration::from_millis(2100) && thought < Duration::from_millis(2600),
+        thought >= Duration::from_millis(2100) && thought < Duration::from_millis(3000),
         "moved after {thought:?}"
     );
 }

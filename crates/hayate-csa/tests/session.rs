@@ -543,7 +543,7 @@ impl Player for StuckPlayer {
         _: &Signals,
         _: &mut dyn FnMut(&Info),
     ) -> BestMove {
-        std::thread::sleep(Duration::from_millis(2500));
+        std::thread::sleep(Duration::from_millis(3500));
         BestMove::Move {
             best: pos.legal_moves()[0],
             ponder: None,
@@ -553,14 +553,15 @@ impl Player for StuckPlayer {
 
 #[test]
 fn a_stuck_player_cannot_lose_on_time() {
-    // 2 s on the clock, 0.2 s margin: stop at 1.5 s, play a move without the player at 1.8 s.
+    // 3 s on the clock, 0.6 s margin: stop at 2.1 s, play a move without the player at 2.4 s,
+    // well before the server's 3 s.
     let id = "test+stuck+blk+wht+20261121120003";
     let first = move_to_csa(Position::startpos().legal_moves()[0]);
     let mut script = vec![expect("LOGIN blk stuck-B"), send("LOGIN:blk OK")];
     script.extend(summary_lines(
         id,
         "+",
-        &["BEGIN Time", "Total_Time:2", "END Time"],
+        &["BEGIN Time", "Total_Time:3", "END Time"],
         &["PI", "+"],
     ));
     script.extend([
@@ -573,7 +574,7 @@ fn a_stuck_player_cannot_lose_on_time() {
     let server = ScriptServer::start(vec![script]);
     let mut s = Settings::new("127.0.0.1", server.port, "blk", Secret::new("stuck-B"));
     s.reconnect.enabled = false;
-    s.margin = Duration::from_millis(200);
+    s.margin = Duration::from_millis(600);
     let (log, lines) = Log::memory();
     let mut client = Client::new(s, Box::new(StuckPlayer), log).unwrap();
     let report = client.play_one().unwrap();
@@ -588,7 +589,7 @@ fn a_stuck_player_cannot_lose_on_time() {
     let mv = seen[0].lines.iter().find(|(_, l)| *l == first).unwrap().0;
     let took = mv - agree;
     assert!(
-        took >= Duration::from_millis(1700) && took < Duration::from_millis(2000),
+        took >= Duration::from_millis(2300) && took < Duration::from_millis(3000),
         "{took:?}"
     );
     let log = lines.lock().unwrap().clone();
