@@ -4,9 +4,9 @@
 //! pieces, `P1`…`P9`, `P+`/`P-` with `00AL`, the side line), moves with `T` times (seconds, with
 //! V3.0's millisecond decimals), `'` comments (`'**` eval/PV lines are kept verbatim), `%`
 //! special moves, statements joined by `,`, and several records separated by `/`.
-//! Write: V2.2 when every time is whole seconds, otherwise V3.0 with `'CSA encoding=UTF-8`
-//! (times written with decimals). CSA has no move number, so a start position's SFEN move
-//! number is not kept.
+//! Write: V2.2 when every time is whole seconds and all text is ASCII, otherwise V3.0 with
+//! `'CSA encoding=UTF-8` (times written with decimals). CSA has no move number, so a start
+//! position's SFEN move number is not kept.
 
 use super::error::{ParseError, ParseErrorKind};
 use super::names::{csa_name, from_csa_name};
@@ -460,8 +460,20 @@ pub fn write_csa(rec: &GameRecord) -> Result<String, hayate_core::SfenError> {
         .filter_map(|m| m.time_ms)
         .chain(rec.end.iter().filter_map(|e| e.time_ms))
         .any(|t| !t.is_multiple_of(1000));
+    // Without an encoding line, CSA text is Shift_JIS by the V3.0 rule; non-ASCII names or
+    // comments are written as V3.0 with an explicit UTF-8 line instead.
+    let ascii = rec.players.iter().all(|p| p.is_ascii())
+        && rec
+            .metadata
+            .iter()
+            .all(|(k, v)| k.is_ascii() && v.is_ascii())
+        && rec.comments.iter().all(|c| c.is_ascii())
+        && rec
+            .moves
+            .iter()
+            .all(|m| m.comments.iter().all(|c| c.is_ascii()));
     let mut s = String::new();
-    if fractional {
+    if fractional || !ascii {
         s.push_str("'CSA encoding=UTF-8\nV3.0\n");
     } else {
         s.push_str("V2.2\n");
