@@ -534,3 +534,59 @@ fn hcpe3_pipeline_throughput() {
         );
     }
 }
+
+#[test]
+fn random_bytes_never_panic() {
+    let mut rng = Rng(0xdead_beef_1234_5678);
+    let gs = games(18, 2, 30);
+    let valid3 = hcpe3_bytes(&gs);
+    let (valid, _) = hcpe_bytes(&gs);
+    for round in 0..300 {
+        // Pure noise, and valid data with a few bytes flipped.
+        let mut bytes: Vec<u8> = if round % 2 == 0 {
+            (0..rng.below(3000)).map(|_| rng.next() as u8).collect()
+        } else if round % 4 == 1 {
+            valid3.clone()
+        } else {
+            valid.clone()
+        };
+        if round % 2 == 1 {
+            for _ in 0..1 + rng.below(4) {
+                let i = rng.below(bytes.len());
+                bytes[i] ^= 1 << rng.below(8);
+            }
+        }
+        for format in [DataFormat::Hcpe, DataFormat::Hcpe3] {
+            let n = Samples::new(&bytes[..], format, SampleOptions::default()).count();
+            assert!(n <= bytes.len());
+            let mut stats = DatasetStats::new();
+            stats.add(&bytes[..], format, &mut |_| {});
+        }
+    }
+    // Samples whose packed position is garbage, or whose labels are out of range, are skipped.
+    let junk: Vec<hayate_nn::dataset::Sample> = (0..50)
+        .map(|i| {
+            let mut hcp = [0u8; 32];
+            hcp.iter_mut().for_each(|b| *b = rng.next() as u8);
+            hayate_nn::dataset::Sample {
+                hcp: Hcp(hcp),
+                ply: 0,
+                policy: vec![(i * 100, 1.0)],
+                value: 0.5,
+                result: 0.5,
+            }
+        })
+        .collect();
+    for compact_policy in [false, true] {
+        let b = fill_batch(
+            &junk,
+            &BatchConfig {
+                compact_policy,
+                novice_targets: true,
+                ..BatchConfig::default()
+            },
+        );
+        assert_eq!(b.len + b.skipped, junk.len());
+        assert_eq!(b.input1.len(), b.len * 62 * 81);
+    }
+}
