@@ -3,7 +3,7 @@
 use super::error::ParseError;
 use super::record::GameRecord;
 use super::text::{self, TextEncoding};
-use super::{csa, jkf, ki2, kif};
+use super::{csa, jkf, ki2, kif, usi};
 
 /// A game-record format.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -16,11 +16,13 @@ pub enum GameFormat {
     Ki2,
     /// JKF (`.jkf`, `.json`).
     Jkf,
+    /// USI position lines, one game per line (`.sfen`, `.usi`).
+    Usi,
 }
 
 impl GameFormat {
     /// The format and the encoding to write for a name or extension (`csa`, `kif`, `kifu`,
-    /// `ki2`, `ki2u`, `jkf`, `json`; case-insensitive).
+    /// `ki2`, `ki2u`, `jkf`, `json`, `sfen`, `usi`; case-insensitive).
     pub fn from_name(name: &str) -> Option<(GameFormat, TextEncoding)> {
         Some(match name.to_ascii_lowercase().as_str() {
             // CSA is ASCII apart from names and comments; UTF-8 is what our reader and V3.0 use.
@@ -30,11 +32,13 @@ impl GameFormat {
             "ki2" => (GameFormat::Ki2, TextEncoding::ShiftJis),
             "ki2u" => (GameFormat::Ki2, TextEncoding::Utf8),
             "jkf" | "json" => (GameFormat::Jkf, TextEncoding::Utf8),
+            "sfen" | "usi" => (GameFormat::Usi, TextEncoding::Utf8),
             _ => return None,
         })
     }
 
-    /// Parses a file's bytes (UTF-8 or Shift_JIS) into its games (CSA files may hold several).
+    /// Parses a file's bytes (UTF-8 or Shift_JIS) into its games (CSA and USI files may hold
+    /// several).
     ///
     /// # Errors
     /// The first [`ParseError`].
@@ -45,6 +49,7 @@ impl GameFormat {
             GameFormat::Kif => vec![kif::parse_kif(&t)?],
             GameFormat::Ki2 => vec![ki2::parse_ki2(&t)?],
             GameFormat::Jkf => vec![jkf::parse_jkf(&t)?],
+            GameFormat::Usi => usi::parse_usi_lines(&t)?,
         })
     }
 
@@ -58,6 +63,7 @@ impl GameFormat {
             GameFormat::Kif => kif::write_kif(rec),
             GameFormat::Ki2 => ki2::write_ki2(rec),
             GameFormat::Jkf => jkf::write_jkf(rec),
+            GameFormat::Usi => Ok(usi::write_usi_line(rec) + "\n"),
         }
     }
 

@@ -10,3 +10,4 @@ pub mod kif;
 pub mod names;
 pub mod record;
 pub mod text;
+pub mod usi;

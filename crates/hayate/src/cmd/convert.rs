@@ -1,4 +1,4 @@
-//! `hayate convert IN... OUT`: game records (CSA, KIF, KI2, JKF) and training data (hcpe,
+//! `hayate convert IN... OUT`: game records (CSA, KIF, KI2, JKF, USI lines) and training data (hcpe,
 //! hcpe3, psv, hcp) from one format to another, chosen by extension or `--from`/`--to`.
 //!
 //! A directory input is searched recursively for files of a known (or the `--from`) format, so a
@@ -27,7 +27,8 @@ pub struct Args {
     /// file).
     #[arg(required = true, num_args = 2..)]
     paths: Vec<PathBuf>,
-    /// Input format (csa, kif, kifu, ki2, ki2u, jkf, hcpe, hcpe3, psv, hcp); default: by extension.
+    /// Input format (csa, kif, kifu, ki2, ki2u, jkf, sfen, hcpe, hcpe3, psv, hcp); default: by
+    /// extension.
     #[arg(long)]
     from: Option<String>,
     /// Output format (as --from); default: by the output's extension.
@@ -498,6 +499,7 @@ fn extension(f: GameFormat, enc: TextEncoding) -> &'static str {
         (GameFormat::Ki2, TextEncoding::ShiftJis) => "ki2",
         (GameFormat::Ki2, TextEncoding::Utf8) => "ki2u",
         (GameFormat::Jkf, _) => "jkf",
+        (GameFormat::Usi, _) => "sfen",
     }
 }
 
@@ -532,9 +534,16 @@ fn write_games(
             }
             hayate_records::game::text::encode(&texts.join("/\n"), enc)
         }
+        (GameFormat::Usi, _) => {
+            let mut text = String::new();
+            for (_, g) in games {
+                text.push_str(&f.write(g)?);
+            }
+            text.into_bytes()
+        }
         (_, []) => bail!("no game to write"),
         _ => bail!(
-            "{} games: only CSA holds several per file; give a directory as the output",
+            "{} games: only CSA and USI lines hold several per file; give a directory as the output",
             games.len()
         ),
     };
