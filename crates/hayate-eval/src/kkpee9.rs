@@ -22,7 +22,9 @@ pub enum EffectUpdate {
 /// The KKPEE9 evaluation. Cloning is cheap: the ≈306 MB table is shared behind an [`Arc`].
 #[derive(Clone)]
 pub struct Kkpee9 {
-    table: Arc<[i16]>,
+    /// `Arc<Box<..>>` rather than `Arc<[i16]>`: converting the built box into an `Arc<[i16]>`
+    /// would copy all 306 MB into a second allocation.
+    table: Arc<Box<[i16]>>,
     update: EffectUpdate,
 }
 
@@ -70,7 +72,7 @@ impl Kkpee9 {
     /// Builds the table on `threads` threads with the given update policy.
     pub fn with_threads(threads: usize, update: EffectUpdate) -> Kkpee9 {
         Kkpee9 {
-            table: Arc::from(kkpee9_table::build(threads)),
+            table: Arc::new(kkpee9_table::build(threads)),
             update,
         }
     }
