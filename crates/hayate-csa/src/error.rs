@@ -79,23 +79,13 @@ pub enum CsaError {
     /// The player could not be prepared.
     #[error("player: {0}")]
     Player(String),
-    /// The record file could not be written.
-    #[error("record file {path}: {source}")]
-    Record {
-        /// The file.
-        path: String,
-        /// The cause.
-        source: std::io::Error,
-    },
 }
 
 impl CsaError {
     /// Whether reconnecting may help (network trouble, a dropped or garbled game) rather than
-    /// a permanent refusal or a local fault.
+    /// a permanent refusal or a local fault. (A record that cannot be written is logged, not
+    /// an error: it must not stop the games.)
     pub fn is_retryable(&self) -> bool {
-        !matches!(
-            self,
-            CsaError::LoginRefused | CsaError::Player(_) | CsaError::Record { .. }
-        )
+        !matches!(self, CsaError::LoginRefused | CsaError::Player(_))
     }
 }

@@ -136,6 +136,9 @@ pub fn play(
     };
     let result = game.run();
     game.stop_search();
+    if let Err(e) = &result {
+        game.record.note(&format!("client stopped: {e}"));
+    }
     game.record
         .finish(game.reason.as_ref(), game.outcome, game.us, &csa_time_now());
     let record = match &settings.record_dir {

@@ -132,6 +132,11 @@ impl GameRecord {
         });
     }
 
+    /// Adds a comment line after the moves (e.g. why the game stopped early).
+    pub fn note(&mut self, text: &str) {
+        self.footer.push(format!("'{text}"));
+    }
+
     /// The moves so far.
     pub fn moves(&self) -> &[RecordMove] {
         &self.moves

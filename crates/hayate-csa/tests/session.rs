@@ -76,7 +76,9 @@ fn dropped_connection_mid_game_reconnects_and_plays_on() {
 #[test]
 fn dropped_connection_stops_when_reconnect_is_off() {
     let server = ScriptServer::start(vec![bob_dropped()]);
-    let s = bob_settings(server.port);
+    let mut s = bob_settings(server.port);
+    let dir = temp_dir("dropped-stop");
+    s.record_dir = Some(dir.clone());
     let (log, lines) = Log::memory();
     let mut client = Client::new(s, Box::new(ScriptPlayer::from_side(&bob_lines())), log).unwrap();
     let report = client.run();
@@ -84,6 +86,15 @@ fn dropped_connection_stops_when_reconnect_is_off() {
     assert!(
         matches!(report, Err(CsaError::ConnectionLost(_))),
         "{report:?}"
+    );
+    // What was played is kept, with why it stopped.
+    let record =
+        std::fs::read_to_string(dir.join("test+testgame-60-5+alice+bob+20261121095139.csa"))
+            .unwrap();
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        record.contains("+2726FU\nT1\n'client stopped: connection lost: closed by the server\n"),
+        "{record}"
     );
     let log = lines.lock().unwrap().clone();
     assert!(
