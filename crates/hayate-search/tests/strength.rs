@@ -113,3 +113,57 @@ fn finds_short_mates() {
         assert!(p.is_checkmate(), "{sfen}: pv {:?}", r.pv);
     }
 }
+
+#[test]
+fn lazy_smp_threads_search_together_and_answer_legally() {
+    let mut engine = AlphaBeta::with_options(
+        Material,
+        Options {
+            hash_mb: 16,
+            threads: 3,
+            ..Options::default()
+        },
+    );
+    let pos = Position::from_sfen(
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    )
+    .unwrap();
+    let limits = Limits {
+        depth: Some(7),
+        ..Limits::default()
+    };
+    let r = engine.search(&pos, &limits, &Signals::new(), &mut |_| {});
+    let BestMove::Move { best, .. } = r.best else {
+        panic!("expected a move, got {:?}", r.best)
+    };
+    assert!(pos.is_legal(best));
+    assert!(r.nodes > 0 && r.depth >= 7);
+    // A stop from outside ends all threads promptly.
+    let signals = Signals::new();
+    let s2 = signals.clone();
+    let t = std::thread::spawn(move || {
+        std::thread::sleep(std::time::Duration::from_millis(200));
+        s2.stop();
+    });
+    let t0 = std::time::Instant::now();
+    let r = engine.search(
+        &pos,
+        &Limits {
+            infinite: true,
+            ..Limits::default()
+        },
+        &signals,
+        &mut |_| {},
+    );
+    assert!(t0.elapsed() < std::time::Duration::from_secs(2));
+    assert!(matches!(r.best, BestMove::Move { .. }));
+    t.join().unwrap();
+}
+
+#[test]
+fn bench_node_count_is_deterministic() {
+    let a = hayate_search::bench::run(Material, 5, |_, _, _, _| {});
+    let b = hayate_search::bench::run(Material, 5, |_, _, _, _| {});
+    assert_eq!(a.nodes, b.nodes);
+    assert!(a.nodes > 1000);
+}
