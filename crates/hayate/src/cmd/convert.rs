@@ -1,5 +1,5 @@
-//! `hayate convert IN... OUT`: game records (CSA, KIF, KI2, JKF, USI lines) and training data (hcpe,
-//! hcpe3, psv, hcp) from one format to another, chosen by extension or `--from`/`--to`.
+//! `hayate convert IN... OUT`: game records (CSA, KIF, KI2, JKF, USI lines) and training data
+//! (hcpe, hcpe3, psv, hcp) from one format to another, chosen by extension or `--from`/`--to`.
 //!
 //! A directory input is searched recursively for files of a known (or the `--from`) format, so a
 //! folder of records becomes one data file. Bad files and corrupt records are counted and
