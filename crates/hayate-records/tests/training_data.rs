@@ -269,3 +269,34 @@ fn apery_special_codes_are_no_moves() {
         assert!(AperyMove16(v).to_move16().is_none(), "{v}");
     }
 }
+
+/// Records every `write` call's length.
+struct Recorder(Vec<usize>, Vec<u8>);
+
+impl std::io::Write for Recorder {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.push(buf.len());
+        self.1.extend_from_slice(buf);
+        Ok(buf.len())
+    }
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+#[test]
+fn writer_hands_over_whole_records_only() {
+    let bytes = read("sample.hcpe");
+    let recs: Vec<Hcpe> = HcpeReader::new(&bytes[..], ErrorPolicy::Stop)
+        .collect::<Result<_, _>>()
+        .expect("reads");
+    // 40,000 records = 1.52 MB: more than the 1 MiB buffer, so it flushes on the way.
+    let mut w = RecordWriter::new(Recorder(Vec::new(), Vec::new()));
+    for i in 0..40_000 {
+        w.write(&recs[i % recs.len()]).expect("writes");
+    }
+    let rec = w.finish().expect("flushes");
+    assert!(rec.0.len() >= 2, "{:?}", rec.0);
+    assert!(rec.0.iter().all(|n| n % Hcpe::SIZE == 0), "{:?}", rec.0);
+    assert_eq!(rec.1.len(), 40_000 * Hcpe::SIZE);
+}
