@@ -131,7 +131,7 @@ impl Tt {
                     || (dn == 0 && hand.is_superior_or_equal(e.hand)));
             if settled {
                 self.entries[i].amount = 0;
-                self.used -= 1;
+                self.used = self.used.saturating_sub(1);
             }
         }
         let i = match slot {
@@ -197,7 +197,7 @@ impl Tt {
         for e in self.entries.iter_mut() {
             if e.amount != 0 && weight(e) <= median {
                 e.amount = 0;
-                self.used -= 1;
+                self.used = self.used.saturating_sub(1);
             }
         }
     }

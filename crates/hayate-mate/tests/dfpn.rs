@@ -184,3 +184,23 @@ fn stop_flag_and_node_limit_give_timeout() {
     let rep = solve_with_report(&pos, &o, &AtomicBool::new(false));
     assert_eq!(rep.result, MateResult::Timeout);
 }
+
+#[test]
+fn a_tiny_table_still_solves_a_long_mate() {
+    // muso036 takes about 10^5 nodes: a 1 MiB table (32768 entries) fills up several times
+    // over, so garbage collection and replacement must keep the proof intact.
+    let sfen = "3r1g1n1/5+BP1G/3g3k1/3P2n2/3R5/3+b3Pp/7N1/9/9 b GP4sn4l13p 1";
+    let o = DfpnOptions {
+        hash_mb: 1,
+        max_nodes: Some(10_000_000),
+        time_limit: Some(Duration::from_secs(30)),
+        defence: Defence::AllLegal,
+        ..DfpnOptions::default()
+    };
+    let pos = Position::from_sfen(sfen).expect("valid sfen");
+    let rep = solve_with_report(&pos, &o, &AtomicBool::new(false));
+    let MateResult::Mate(line) = rep.result else {
+        panic!("{:?} after {} nodes", rep.result, rep.nodes)
+    };
+    check_mate_line(&pos, &line).expect("a checkmate sequence");
+}

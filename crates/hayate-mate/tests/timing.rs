@@ -4,7 +4,7 @@
 
 use hayate_core::MoveList;
 use hayate_core::Position;
-use hayate_mate::{generate_checks, mate_in_1};
+use hayate_mate::{OddPlyResult, OddPlySearch, generate_checks, mate_in_1};
 use std::hint::black_box;
 use std::time::Instant;
 
@@ -75,4 +75,33 @@ fn mate_in_1_ns_per_call() {
         t.elapsed().as_nanos() as f64 / calls,
         n as f64 / calls
     );
+}
+
+#[test]
+#[ignore = "timing, run by hand"]
+fn odd_ply_search_cost() {
+    let ps = positions();
+    for plies in [3u32, 5, 7] {
+        let (mut mates, mut aborted, mut nodes) = (0, 0, 0u64);
+        let t = Instant::now();
+        for p in &ps {
+            let mut p = p.clone();
+            // A leaf budget, as an MCTS would give it.
+            let mut s = OddPlySearch::new(100_000);
+            match s.search(&mut p, plies) {
+                OddPlyResult::Mate(_) => mates += 1,
+                OddPlyResult::Aborted => aborted += 1,
+                OddPlyResult::NoMate => {}
+            }
+            nodes += s.nodes();
+        }
+        println!(
+            "mate_in {plies}: {} positions, {:.1} us per call, {} mates, {} over 100k nodes, {:.0} nodes per call",
+            ps.len(),
+            t.elapsed().as_secs_f64() * 1e6 / ps.len() as f64,
+            mates,
+            aborted,
+            nodes as f64 / ps.len() as f64
+        );
+    }
 }
