@@ -16,7 +16,7 @@
 
 use super::bits::{BitReader, BitWriter};
 use super::raw::RawPosition;
-use hayate_core::{Color, Hand, Piece, PieceType, Square};
+use hayate_core::{Color, Hand, Piece, PieceType};
 
 /// Why 32 packed bytes are not a position, or a position cannot be packed.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -286,6 +286,3 @@ impl Scheme {
         Ok(w.into_bytes())
     }
 }
-
-/// Makes sure every square index used above is a real square (documentation of an invariant).
-const _: () = assert!(Square::NUM == 81);

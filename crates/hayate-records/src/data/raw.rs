@@ -98,8 +98,3 @@ pub enum PositionError {
     #[error("impossible position: {0}")]
     Rules(#[from] SfenError),
 }
-
-/// Piece counts by unpromoted type code of board and hands (for `00AL` and checks).
-pub(crate) fn material_of(raw: &RawPosition) -> [u32; 9] {
-    raw.material()
-}

@@ -94,7 +94,7 @@ fn parse_p_side(raw: &mut RawPosition, c: Color, rest: &str) -> Option<()> {
         let g = std::str::from_utf8(g).ok()?;
         let (xy, name) = g.split_at(2);
         if name == "AL" && xy == "00" {
-            let counts = crate::data::raw::material_of(raw);
+            let counts = raw.material();
             for pt in PieceType::HAND_TYPES {
                 for _ in counts[pt.index()]..pt.full_set_count() as u32 {
                     add_to_hand(raw, c, pt);
