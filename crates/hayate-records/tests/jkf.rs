@@ -50,3 +50,24 @@ fn random_games_round_trip() {
         assert_eq!(back, rec, "{text}");
     }
 }
+
+/// `initial.data.board[x-1][y-1]` is file x, rank y (the published examples put White's bishop
+/// at `board[1][1]`, square 2b).
+#[test]
+fn other_preset_board_orientation() {
+    // Black king 5i, White king 5a, White bishop 2b, Black rook 2h, Black holds a gold.
+    let mut board = vec![vec!["{}".to_string(); 9]; 9];
+    let cell = |c: u8, k: &str| format!("{{\"color\":{c},\"kind\":\"{k}\"}}");
+    board[4][8] = cell(0, "OU");
+    board[4][0] = cell(1, "OU");
+    board[1][1] = cell(1, "KA");
+    board[1][7] = cell(0, "HI");
+    let rows: Vec<String> = board.iter().map(|c| format!("[{}]", c.join(","))).collect();
+    let text = format!(
+        "{{\"header\":{{}},\"initial\":{{\"preset\":\"OTHER\",\"data\":{{\"color\":1,\"board\":[{}],\"hands\":[{{\"KI\":1}},{{}}]}}}},\"moves\":[{{}},{{\"move\":{{\"color\":1,\"from\":{{\"x\":2,\"y\":2}},\"to\":{{\"x\":8,\"y\":8}},\"piece\":\"KA\",\"promote\":true}}}}]}}",
+        rows.join(",")
+    );
+    let rec = parse_jkf(&text).expect("parses");
+    assert_eq!(rec.start_sfen, "4k4/7b1/9/9/9/9/9/7R1/4K4 w G 1");
+    assert_eq!(rec.moves[0].mv.to_usi(), "2b8h+");
+}
