@@ -76,7 +76,10 @@ fn features(sfen_file: Option<PathBuf>, nyugyoku: bool) -> anyhow::Result<()> {
         let line = line.with_context(|| format!("reading line {}", i + 1))?;
         match parse_position_line(&line) {
             Ok(Some((sfen, pos))) => {
-                writeln!(out, "{}", features_json_line(&sfen, &pos, nyugyoku))?
+                let written = writeln!(out, "{}", features_json_line(&sfen, &pos, nyugyoku));
+                if let Err(e) = written {
+                    return quiet_broken_pipe(Err(e));
+                }
             }
             Ok(None) => {}
             Err(e) => {
@@ -85,7 +88,7 @@ fn features(sfen_file: Option<PathBuf>, nyugyoku: bool) -> anyhow::Result<()> {
             }
         }
     }
-    out.flush()?;
+    quiet_broken_pipe(out.flush())?;
     anyhow::ensure!(bad == 0, "{bad} line(s) could not be read");
     Ok(())
 }
@@ -110,7 +113,14 @@ fn stats(files: Vec<PathBuf>, format: Option<Format>) -> anyhow::Result<()> {
             shown += 1;
         });
     }
-    println!("files {}", files.len());
-    println!("{}", stats.report());
-    Ok(())
+    let mut out = std::io::stdout().lock();
+    quiet_broken_pipe(writeln!(out, "files {}\n{}", files.len(), stats.report()))
+}
+
+/// A closed pipe on stdout (`| head`) ends the output quietly.
+fn quiet_broken_pipe(r: std::io::Result<()>) -> anyhow::Result<()> {
+    match r {
+        Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        r => Ok(r?),
+    }
 }
