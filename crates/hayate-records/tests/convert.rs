@@ -125,9 +125,10 @@ fn write_oracle_files() {
     // Game records for cshogi's CSA, KIF and KI2 parsers.
     let mut list = String::new();
     for gi in 0..100 {
-        let rec = common::random_game(&mut rng, true, true);
+        // Every other game from a random position (CSA P lines, KIF board diagrams).
+        let rec = common::random_game(&mut rng, true, gi % 2 == 0);
         let usi: Vec<String> = rec.moves.iter().map(|e| e.mv.to_usi()).collect();
-        list += &format!("{gi}\t{}\n", usi.join(" "));
+        list += &format!("{gi}\t{}\t{}\n", rec.start_sfen, usi.join(" "));
         for (ext, fmt, enc) in [
             ("csa", GameFormat::Csa, TextEncoding::Utf8),
             ("kif", GameFormat::Kif, TextEncoding::ShiftJis),

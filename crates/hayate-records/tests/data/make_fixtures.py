@@ -151,3 +151,37 @@ with open("games.txt", "w") as ft:
         k2.end(csa_end)
         k2.close()
         ft.write(f"{gi}\t{csa_end}\t{' '.join(cshogi.move_to_usi(m) for m in moves)}\t{' '.join(map(str, times))}\n")
+
+# --- Non-initial starts: CSA P1..P9/P+/P- and KIF board diagrams (BOD) ---------------------
+# (appended last so that the files above stay byte-identical)
+with open("games_bod.txt", "w") as ft:
+    gi = 0
+    while gi < 3:
+        pre = random_game(rng.randrange(20, 90))
+        b = cshogi.Board()
+        for m in pre:
+            b.push(m)
+        if not list(b.legal_moves):
+            continue
+        start = b.sfen()
+        moves = []
+        for _ in range(rng.randrange(5, 40)):
+            legal = list(b.legal_moves)
+            if not legal:
+                break
+            m = rng.choice(legal)
+            moves.append(m)
+            b.push(m)
+        e = CSA.Exporter(f"bod{gi}.csa")
+        e.info(init_board=cshogi.Board(sfen=start), names=["b", "w"], version="V2.2")
+        for m in moves:
+            e.move(m)
+        e.endgame("%CHUDAN")
+        e.close()
+        k = KIF.Exporter(f"bod{gi}.kifu")
+        k.header(["b", "w"], starttime=datetime(2026, 11, 21, 12, 0, 0), handicap="sfen " + start)
+        for m in moves:
+            k.move(m)
+        k.close()
+        ft.write(f"{start}\t{' '.join(cshogi.move_to_usi(m) for m in moves)}\n")
+        gi += 1
