@@ -22,7 +22,7 @@ impl Rng {
     }
 }
 
-pub const ENDINGS: [EndKind; 14] = [
+pub const ENDINGS: [EndKind; 15] = [
     EndKind::Resign,
     EndKind::Interrupt,
     EndKind::Sennichite,
@@ -37,6 +37,7 @@ pub const ENDINGS: [EndKind; 14] = [
     EndKind::Tsumi,
     EndKind::Fuzumi,
     EndKind::Error,
+    EndKind::Matta,
 ];
 
 /// A random move that prefers drops, promotions and captures half the time.
