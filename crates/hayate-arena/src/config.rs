@@ -178,13 +178,9 @@ pub fn parse_engines(text: &str, base_dir: &Path) -> Result<Vec<EngineConfig>, C
             name: e.name,
             path: resolve(e.path),
             args: e.args,
-            working_dir: e.working_dir.map(|d| {
-                if d.is_relative() {
-                    base_dir.join(d)
-                } else {
-                    d
-                }
-            }),
+            working_dir: e
+                .working_dir
+                .map(|d| if d.is_relative() { base_dir.join(d) } else { d }),
             options,
             go_extra: e.go.trim().to_string(),
             time_control,

@@ -214,7 +214,12 @@ pub fn forfeit(opening: &Opening, names: [&str; 2], loser: Color, detail: String
 fn engine_loss(c: Color, e: &EngineError) -> Ending {
     match e {
         EngineError::Timeout { .. } => lose(c, EndReason::Hang, EndKind::TimeUp, e.to_string()),
-        _ => lose(c, EndReason::Crash, EndKind::IllegalAction(c), e.to_string()),
+        _ => lose(
+            c,
+            EndReason::Crash,
+            EndKind::IllegalAction(c),
+            e.to_string(),
+        ),
     }
 }
 
@@ -275,7 +280,7 @@ pub fn play_game(opening: &Opening, sides: [Side<'_>; 2], rules: &GameRules) -> 
                     time_ms: None,
                 };
             }
-            if pos.legal_moves().len() == 0 {
+            if pos.legal_moves().is_empty() {
                 break lose(us, EndReason::Checkmate, EndKind::Tsumi, String::new());
             }
             if let Some(e) = adjudicate_scores(&scores, us, rules, record.moves.len()) {
@@ -297,13 +302,14 @@ pub fn play_game(opening: &Opening, sides: [Side<'_>; 2], rules: &GameRules) -> 
                 go.push_str(side.go_extra);
             }
             let clock = &mut clocks[us.index()];
-            let reply = match side
-                .engine
-                .search(&position, &go, clock.allowed_ms() + rules.margin_ms)
-            {
-                Ok(r) => r,
-                Err(e) => break engine_loss(us, &e),
-            };
+            let reply =
+                match side
+                    .engine
+                    .search(&position, &go, clock.allowed_ms() + rules.margin_ms)
+                {
+                    Ok(r) => r,
+                    Err(e) => break engine_loss(us, &e),
+                };
             if let Err(t) = clock.charge(reply.elapsed_ms, rules.margin_ms) {
                 let mut e = lose(
                     us,
@@ -440,32 +446,30 @@ fn adjudicate_scores(
         }
         v[v.len() - n..].iter().copied().collect()
     };
-    if let Some(r) = rules.resign {
-        if let (Some(ours), Some(theirs)) = (last(us, r.moves), last(!us, r.moves)) {
-            if ours.iter().all(|&s| s <= -r.cp) && theirs.iter().all(|&s| s >= r.cp) {
-                return Some(lose(
-                    us,
-                    EndReason::AdjudicatedResign,
-                    EndKind::Resign,
-                    format!("adjudicated: both scores beyond {} cp", r.cp),
-                ));
-            }
-        }
+    if let Some(r) = rules.resign
+        && let (Some(ours), Some(theirs)) = (last(us, r.moves), last(!us, r.moves))
+        && ours.iter().all(|&s| s <= -r.cp)
+        && theirs.iter().all(|&s| s >= r.cp)
+    {
+        return Some(lose(
+            us,
+            EndReason::AdjudicatedResign,
+            EndKind::Resign,
+            format!("adjudicated: both scores beyond {} cp", r.cp),
+        ));
     }
-    if let Some(d) = rules.draw {
-        if ply >= rules.draw_min_ply {
-            if let (Some(a), Some(b)) = (last(us, d.moves), last(!us, d.moves)) {
-                if a.iter().chain(b.iter()).all(|s| s.abs() <= d.cp) {
-                    return Some(Ending {
-                        result: GameResult::Draw,
-                        reason: EndReason::AdjudicatedDraw,
-                        kind: EndKind::Hikiwake,
-                        detail: format!("adjudicated: both scores within {} cp", d.cp),
-                        time_ms: None,
-                    });
-                }
-            }
-        }
+    if let Some(d) = rules.draw
+        && ply >= rules.draw_min_ply
+        && let (Some(a), Some(b)) = (last(us, d.moves), last(!us, d.moves))
+        && a.iter().chain(b.iter()).all(|s| s.abs() <= d.cp)
+    {
+        return Some(Ending {
+            result: GameResult::Draw,
+            reason: EndReason::AdjudicatedDraw,
+            kind: EndKind::Hikiwake,
+            detail: format!("adjudicated: both scores within {} cp", d.cp),
+            time_ms: None,
+        });
     }
     None
 }

@@ -3,9 +3,9 @@
 //! which writes the CSA record, appends the result line and decides whether to stop (SPRT).
 
 use std::path::PathBuf;
-use std::sync::atomic::{AtomicBool, Ordering};
-use std::sync::mpsc::channel;
 use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::mpsc::sync_channel;
 
 use hayate_core::Color;
 use hayate_records::game::csa::write_csa;
@@ -15,7 +15,7 @@ use crate::clock::TimeControl;
 use crate::config::EngineConfig;
 use crate::game::{GameRules, PlayedGame, Side, forfeit, play_game};
 use crate::openings::Opening;
-use crate::process::{EngineProcess, Timeouts};
+use crate::process::{EngineError, EngineProcess, Timeouts};
 use crate::results::{GameEntry, ResultsError, ResultsFile};
 use crate::schedule::{Format, Pairing, Schedule, ScheduleError};
 use crate::sprt::SprtDecision;
@@ -105,7 +105,9 @@ pub enum ArenaError {
         white: String,
     },
     /// An engine would be given no time and no depth or node limit.
-    #[error("engine {0:?} has no time (set a time control, or `go = \"depth N\"` in the engines file)")]
+    #[error(
+        "engine {0:?} has no time (set a time control, or `go = \"depth N\"` in the engines file)"
+    )]
     NoTime(String),
     /// Writing a record or creating the folder failed.
     #[error("{path}: {source}")]
@@ -160,9 +162,9 @@ pub fn run(league: &League) -> Result<RunOutcome, ArenaError> {
     let names = league.names();
     let mut done = std::collections::HashSet::new();
     for e in &results.entries {
-        let ok = schedule.game(e.id).is_some_and(|p| {
-            names[p.black] == e.black && names[p.white] == e.white
-        });
+        let ok = schedule
+            .game(e.id)
+            .is_some_and(|p| names[p.black] == e.black && names[p.white] == e.white);
         if !ok {
             return Err(ArenaError::ForeignResults {
                 path: results_path,
@@ -208,10 +210,17 @@ fn play_pending(
     names: &[String],
     decided: &dyn Fn(&[GameEntry]) -> bool,
 ) -> Result<usize, ArenaError> {
+    // `max_new_games` caps what is handed out, so the count is exact with several workers.
+    let cap = league.max_new_games.map_or(pending.len(), |m| {
+        usize::try_from(m).unwrap_or(usize::MAX).min(pending.len())
+    });
+    let pending = &pending[..cap];
     let queue = Mutex::new(pending.iter().copied());
     let stop = AtomicBool::new(false);
     let fatal: Mutex<Option<String>> = Mutex::new(None);
-    let (tx, rx) = channel::<(Pairing, PlayedGame)>();
+    // A rendezvous channel: a worker waits until its game is taken, so workers never run ahead of
+    // the results file and the SPRT stop (at most one game per worker finishes after it).
+    let (tx, rx) = sync_channel::<(Pairing, PlayedGame)>(0);
     let bar = if league.progress {
         indicatif::ProgressBar::new(pending.len() as u64)
     } else {
@@ -265,8 +274,7 @@ fn play_pending(
                     game.record.players[0], game.record.players[1], game.result, game.reason
                 ));
             }
-            if decided(&results.entries) || league.max_new_games.is_some_and(|m| played as u64 >= m)
-            {
+            if decided(&results.entries) {
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -341,7 +349,7 @@ fn worker(
     queue: &Mutex<std::iter::Copied<std::slice::Iter<'_, u64>>>,
     stop: &AtomicBool,
     fatal: &Mutex<Option<String>>,
-    tx: std::sync::mpsc::Sender<(Pairing, PlayedGame)>,
+    tx: std::sync::mpsc::SyncSender<(Pairing, PlayedGame)>,
 ) {
     let n = league.engines.len();
     let mut procs: Vec<Option<EngineProcess>> = (0..n).map(|_| None).collect();
@@ -354,14 +362,32 @@ fn worker(
         let Some(id) = next else { break };
         let Some(p) = schedule.game(id) else { break };
         let opening = &openings[p.opening.min(openings.len() - 1)];
+        // Start whichever of the two is missing or dead, both at once (engines may take
+        // seconds to build their tables in `isready`).
+        let need: Vec<(usize, Color)> = [(p.black, Color::Black), (p.white, Color::White)]
+            .into_iter()
+            .filter(|&(i, _)| procs[i].as_ref().is_none_or(|e| e.is_dead()))
+            .collect();
+        let started: Vec<(usize, Color, Result<EngineProcess, EngineError>)> =
+            std::thread::scope(|sc| {
+                let handles: Vec<_> = need
+                    .iter()
+                    .map(|&(i, c)| {
+                        let cfg = &league.engines[i];
+                        let t = league.timeouts;
+                        (i, c, sc.spawn(move || EngineProcess::start(cfg, t)))
+                    })
+                    .collect();
+                handles
+                    .into_iter()
+                    .filter_map(|(i, c, h)| h.join().ok().map(|r| (i, c, r)))
+                    .collect()
+            });
         let mut failed = None;
-        for (idx, colour) in [(p.black, Color::Black), (p.white, Color::White)] {
-            if procs[idx].as_ref().is_some_and(|e| !e.is_dead()) {
-                continue;
-            }
-            // A dead engine (crash, hang, kill) is replaced by a fresh process.
+        for (idx, colour, r) in started {
+            // A dead engine (crash, hang, kill) is replaced by the fresh process.
             procs[idx] = None;
-            match EngineProcess::start(&league.engines[idx], league.timeouts) {
+            match r {
                 Ok(e) => {
                     procs[idx] = Some(e);
                     failures[idx] = 0;
@@ -376,8 +402,10 @@ fn worker(
                         }
                         stop.store(true, Ordering::SeqCst);
                     }
-                    failed = Some((colour, e.to_string()));
-                    break;
+                    // Black's failure is reported first if both fail.
+                    if failed.is_none() {
+                        failed = Some((colour, e.to_string()));
+                    }
                 }
             }
         }
@@ -414,7 +442,5 @@ fn worker(
             break;
         }
     }
-    for e in procs.into_iter().flatten() {
-        e.quit();
-    }
+    EngineProcess::quit_all(procs.into_iter().flatten().collect());
 }

@@ -81,7 +81,7 @@ pub fn parse_opening(line: &str) -> Result<Opening, String> {
         pos.do_move(m);
         moves.push(m);
     }
-    if pos.legal_moves().len() == 0 {
+    if pos.legal_moves().is_empty() {
         return Err("the side to move has no legal move".to_string());
     }
     Ok(Opening { start_sfen, moves })

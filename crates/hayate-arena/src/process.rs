@@ -341,19 +341,29 @@ impl EngineProcess {
     }
 
     /// `quit`, then kill the process if it has not exited within `quit_ms`.
-    pub fn quit(mut self) {
-        if !self.dead {
-            let _ = self.send("quit");
-            let deadline = Instant::now() + Duration::from_millis(self.timeouts.quit_ms);
-            while Instant::now() < deadline {
-                if let Ok(Some(_)) = self.child.try_wait() {
-                    self.dead = true;
-                    return;
-                }
-                std::thread::sleep(Duration::from_millis(10));
+    pub fn quit(self) {
+        EngineProcess::quit_all(vec![self]);
+    }
+
+    /// `quit` to every engine at once, then kills those that have not exited within their
+    /// `quit_ms` (so several engines take one timeout, not one each).
+    pub fn quit_all(mut engines: Vec<EngineProcess>) {
+        let start = Instant::now();
+        for e in engines.iter_mut() {
+            if !e.dead {
+                let _ = e.send("quit");
             }
         }
-        self.kill();
+        for mut e in engines {
+            let deadline = start + Duration::from_millis(e.timeouts.quit_ms);
+            while !e.dead && Instant::now() < deadline {
+                if let Ok(Some(_)) = e.child.try_wait() {
+                    e.dead = true;
+                }
+                std::thread::sleep(Duration::from_millis(5));
+            }
+            e.kill();
+        }
     }
 }
 
@@ -379,13 +389,10 @@ pub fn parse_info(text: &str) -> (Option<i32>, Vec<String>) {
                     score = match v {
                         "+" | "+0" => Some(100_000),
                         "-" | "-0" => Some(-100_000),
-                        _ => v.parse::<i32>().ok().map(|n| {
-                            if n >= 0 {
-                                100_000 - n
-                            } else {
-                                -100_000 - n
-                            }
-                        }),
+                        _ => v
+                            .parse::<i32>()
+                            .ok()
+                            .map(|n| if n >= 0 { 100_000 - n } else { -100_000 - n }),
                     }
                 }
                 _ => {}

@@ -371,11 +371,8 @@ fn invert(a: &[f64], m: usize) -> Option<Vec<f64>> {
 fn gauss_jordan(aug: &mut [f64], m: usize, k: usize) -> Option<Vec<f64>> {
     let w = m + k;
     for col in 0..m {
-        let piv = (col..m).max_by(|&x, &y| {
-            aug[x * w + col]
-                .abs()
-                .total_cmp(&aug[y * w + col].abs())
-        })?;
+        let piv =
+            (col..m).max_by(|&x, &y| aug[x * w + col].abs().total_cmp(&aug[y * w + col].abs()))?;
         if aug[piv * w + col].abs() < 1e-300 {
             return None;
         }

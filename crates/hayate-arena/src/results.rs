@@ -149,8 +149,8 @@ impl ResultsFile {
             path: self.path.clone(),
             source,
         };
-        let mut line = serde_json::to_string(e)
-            .map_err(|err| io(std::io::Error::other(err.to_string())))?;
+        let mut line =
+            serde_json::to_string(e).map_err(|err| io(std::io::Error::other(err.to_string())))?;
         line.push('\n');
         // One write call per line so a kill tears at most this line.
         self.file.write_all(line.as_bytes()).map_err(io)?;

@@ -122,7 +122,7 @@ impl Schedule {
         let (a, b) = self.pairs[(id % p) as usize];
         let k = id / p;
         let opening = ((k / 2) % self.openings as u64) as usize;
-        let (black, white) = if k % 2 == 0 { (a, b) } else { (b, a) };
+        let (black, white) = if k.is_multiple_of(2) { (a, b) } else { (b, a) };
         Some(Pairing {
             id,
             black,

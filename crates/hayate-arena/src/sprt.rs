@@ -9,6 +9,14 @@
 
 use crate::rating::{Wdl, expected_score};
 
+/// Mean score and per-game variance of a W/D/L count.
+fn mean_var(w: f64, d: f64, l: f64) -> (f64, f64) {
+    let n = w + d + l;
+    let s = (w + 0.5 * d) / n;
+    let var = (w * (1.0 - s).powi(2) + d * (0.5 - s).powi(2) + l * s.powi(2)) / n;
+    (s, var)
+}
+
 /// The hypotheses and error rates.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct SprtParams {
@@ -55,21 +63,20 @@ impl SprtParams {
         ((1.0 - self.beta) / self.alpha).ln()
     }
 
-    /// The log-likelihood ratio for the first engine's W/D/L. Zero until the results carry
-    /// information (some wins or losses, nonzero variance).
+    /// The log-likelihood ratio for the first engine's W/D/L (zero with no games).
     pub fn llr(&self, r: Wdl) -> f64 {
-        let n = r.games() as f64;
-        if n == 0.0 {
+        if r.games() == 0 {
             return 0.0;
         }
-        let s = r.points() / n;
-        let var = (r.wins as f64 * (1.0 - s).powi(2)
-            + r.draws as f64 * (0.5 - s).powi(2)
-            + r.losses as f64 * s.powi(2))
-            / n;
+        let (w, d, l) = (r.wins as f64, r.draws as f64, r.losses as f64);
+        let (mut s, mut var) = mean_var(w, d, l);
         if var <= 0.0 {
-            return 0.0;
+            // All wins, all draws or all losses: the variance is zero and the formula says
+            // nothing. Half a virtual win and half a virtual loss make it finite (a one-sided
+            // run of wins then decides H1 after about 14 games at elo1 = 10).
+            (s, var) = mean_var(w + 0.5, d, l + 0.5);
         }
+        let n = w + d + l;
         let s0 = expected_score(self.elo0);
         let s1 = expected_score(self.elo1);
         n * (s1 - s0) * (2.0 * s - s0 - s1) / (2.0 * var)
@@ -126,13 +133,25 @@ mod tests {
         };
         assert_eq!(p.decide(strong), SprtDecision::AcceptH1);
         assert_eq!(p.llr(Wdl::default()), 0.0);
-        assert_eq!(
-            p.llr(Wdl {
-                wins: 0,
-                draws: 5,
-                losses: 0
-            }),
-            0.0
-        );
+    }
+
+    #[test]
+    fn one_sided_runs_decide() {
+        let p = SprtParams::default();
+        let wins = |n| Wdl {
+            wins: n,
+            draws: 0,
+            losses: 0,
+        };
+        assert_eq!(p.decide(wins(5)), SprtDecision::Continue);
+        assert_eq!(p.decide(wins(20)), SprtDecision::AcceptH1);
+        assert_eq!(p.decide(wins(20).flipped()), SprtDecision::AcceptH0);
+        // All draws: equal engines, evidence for H0.
+        let draws = Wdl {
+            wins: 0,
+            draws: 5,
+            losses: 0,
+        };
+        assert!(p.llr(draws) < 0.0);
     }
 }
