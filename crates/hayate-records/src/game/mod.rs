@@ -1,4 +1,5 @@
-//! Game records: one in-memory [`GameRecord`] and the CSA, KIF, KI2 and JKF formats.
+//! Game records: one in-memory [`record::GameRecord`] and the CSA, KIF, KI2, JKF and USI-line
+//! formats.
 
 pub mod csa;
 pub mod error;
