@@ -148,6 +148,16 @@ fn handicap_and_hands() {
 }
 
 #[test]
+fn position_without_side_line() {
+    let rec = parse_csa("PI82HI22KA\n-3334FU\n").expect("parses");
+    assert_eq!(
+        rec.start_sfen,
+        "lnsgkgsnl/9/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL w - 1"
+    );
+    assert_eq!(rec.moves.len(), 1);
+}
+
+#[test]
 fn illegal_move_is_reported_with_its_line() {
     let err = parse_csa("PI\n+\n+7776FU\n-7776FU\n").expect_err("illegal");
     assert_eq!(err.line, 4);

@@ -315,9 +315,26 @@ fn parse_one(text: &str, first_line: usize) -> Result<GameRecord, ParseError> {
                     continue;
                 }
             }
-            // Moves, times and specials need the position; a file without one starts from
-            // the initial position.
-            let p = pos.get_or_insert_with(Position::startpos);
+            // Moves, times and specials need the position: the one described so far (its side
+            // line missing: the mover's sign decides), else the initial position.
+            if pos.is_none() {
+                let p = match raw.take() {
+                    Some(mut r) => {
+                        r.side_to_move = if st.starts_with('-') {
+                            Color::White
+                        } else {
+                            Color::Black
+                        };
+                        r.to_position(1).map_err(|e| err(e.into()))?
+                    }
+                    None => Position::startpos(),
+                };
+                rec.start_sfen = p.to_sfen();
+                pos = Some(p);
+            }
+            let Some(p) = pos.as_mut() else {
+                return Err(err(ParseErrorKind::BadLine(st.to_string())));
+            };
             if rec.end.is_some() && !st.starts_with('T') {
                 return Err(err(ParseErrorKind::BadLine(st.to_string())));
             }
