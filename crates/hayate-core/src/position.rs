@@ -234,13 +234,8 @@ impl Position {
             | (king_attacks(sq)
                 & (bt[PieceType::KING.index()]
                     | bt[PieceType::HORSE.index()]
-                    | bt[PieceType::DRAGON.index()]))
-            | (lance_attacks(them, sq, occ) & bt[PieceType::LANCE.index()])
-            | (bishop_attacks(sq, occ)
-                & (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]))
-            | (rook_attacks(sq, occ)
-                & (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()]));
-        attackers & self.by_color[c.index()]
+                    | bt[PieceType::DRAGON.index()]));
+        (attackers & self.by_color[c.index()]) | self.slider_attackers_to(c, sq, occ)
     }
 
     /// Whether any piece of colour `c` attacks `sq` given occupancy `occ`.
@@ -266,15 +261,26 @@ impl Position {
     }
 
     /// `c`'s sliders (lance, bishop, rook, horse, dragon) that attack `sq` given `occ`.
+    /// Each slider kind is looked at only if one stands on a line through `sq` at all: most
+    /// squares are seen by no slider, and the empty-board test is one table lookup.
     #[inline]
     pub fn slider_attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
         let bt = &self.by_type;
-        ((lance_attacks(!c, sq, occ) & bt[PieceType::LANCE.index()])
-            | (bishop_attacks(sq, occ)
-                & (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]))
-            | (rook_attacks(sq, occ)
-                & (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()])))
-            & self.by_color[c.index()]
+        let mine = self.by_color[c.index()];
+        let mut r = Bitboard::EMPTY;
+        let diag = (bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()]) & mine;
+        if (pseudo_attacks(c, PieceType::BISHOP, sq) & diag).is_nonempty() {
+            r |= bishop_attacks(sq, occ) & diag;
+        }
+        let orth = (bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()]) & mine;
+        if (pseudo_attacks(c, PieceType::ROOK, sq) & orth).is_nonempty() {
+            r |= rook_attacks(sq, occ) & orth;
+        }
+        let lances = bt[PieceType::LANCE.index()] & mine;
+        if (pseudo_attacks(!c, PieceType::LANCE, sq) & lances).is_nonempty() {
+            r |= lance_attacks(!c, sq, occ) & lances;
+        }
+        r
     }
 
     /// Number of pieces of colour `c` (king included) attacking `sq`.
