@@ -84,22 +84,76 @@ impl Position {
             _ => (!self.by_color[us.index()], !occ),
         };
         // Piece moves: one per target, plus a second where both promoting and not are legal.
+        // Unpinned pieces are counted kind by kind (no per-piece dispatch); pinned ones below.
         const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
         let zone = ZONE[us.index()];
+        let bt = &self.by_type;
+        let mine = self.by_color[us.index()];
         let pinned = self.pinned(us);
-        let ksq = self.king_square(us);
-        let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
-        while let Some(from) = pieces.pop() {
-            let pt = self.board[from.index()].piece_type();
-            let mut tos = attacks(us, pt, from, occ) & target;
-            if let (true, Some(k)) = (pinned.contains(from), ksq) {
-                tos &= line_through(k, from);
-            }
-            if pt.can_promote() {
-                let promotable = if zone.contains(from) { tos } else { tos & zone };
-                n += (promotable.count() + tos.and_not(dead_ranks(us, pt)).count()) as usize;
-            } else {
-                n += tos.count() as usize;
+        let free = mine.and_not(pinned);
+        let cnt = |b: Bitboard| b.count() as usize;
+        // Pawns move one square forward: a shift (no pawn stands on its last rank to wrap).
+        let pawns = bt[PieceType::PAWN.index()] & free;
+        let pawn_tos = match us {
+            Color::Black => Bitboard(pawns.0 >> 1),
+            Color::White => Bitboard(pawns.0 << 1),
+        } & target;
+        n += cnt(pawn_tos & zone) + cnt(pawn_tos.and_not(dead_ranks(us, PieceType::PAWN)));
+        for from in bt[PieceType::LANCE.index()] & free {
+            let tos = crate::attacks::lance_attacks(us, from, occ) & target;
+            n += cnt(tos & zone) + cnt(tos.and_not(dead_ranks(us, PieceType::LANCE)));
+        }
+        for from in bt[PieceType::KNIGHT.index()] & free {
+            let tos = crate::attacks::knight_attacks(us, from) & target;
+            n += cnt(tos & zone) + cnt(tos.and_not(dead_ranks(us, PieceType::KNIGHT)));
+        }
+        for from in bt[PieceType::SILVER.index()] & free {
+            let tos = crate::attacks::silver_attacks(us, from) & target;
+            n += cnt(tos)
+                + if zone.contains(from) {
+                    cnt(tos)
+                } else {
+                    cnt(tos & zone)
+                };
+        }
+        for from in self.golds & free {
+            n += cnt(crate::attacks::gold_attacks(us, from) & target);
+        }
+        for from in bt[PieceType::BISHOP.index()] & free {
+            let tos = crate::attacks::bishop_attacks(from, occ) & target;
+            n += cnt(tos)
+                + if zone.contains(from) {
+                    cnt(tos)
+                } else {
+                    cnt(tos & zone)
+                };
+        }
+        for from in bt[PieceType::ROOK.index()] & free {
+            let tos = crate::attacks::rook_attacks(from, occ) & target;
+            n += cnt(tos)
+                + if zone.contains(from) {
+                    cnt(tos)
+                } else {
+                    cnt(tos & zone)
+                };
+        }
+        for from in bt[PieceType::HORSE.index()] & free {
+            n += cnt((crate::attacks::bishop_attacks(from, occ) | king_attacks(from)) & target);
+        }
+        for from in bt[PieceType::DRAGON.index()] & free {
+            n += cnt((crate::attacks::rook_attacks(from, occ) | king_attacks(from)) & target);
+        }
+        if let Some(k) = self.king_square(us) {
+            let mut pinned_pieces = pinned.and_not(bt[PieceType::KING.index()]);
+            while let Some(from) = pinned_pieces.pop() {
+                let pt = self.board[from.index()].piece_type();
+                let tos = attacks(us, pt, from, occ) & target & line_through(k, from);
+                if pt.can_promote() {
+                    let promotable = if zone.contains(from) { tos } else { tos & zone };
+                    n += cnt(promotable) + cnt(tos.and_not(dead_ranks(us, pt)));
+                } else {
+                    n += cnt(tos);
+                }
             }
         }
         // Drops.
