@@ -1,22 +1,61 @@
 //! The engine the binary plays with: an αβ player over the evaluation chosen by `EvalType`,
-//! wrapped so that changing the evaluation rebuilds the player and keeps the other options.
+//! wrapped so that changing the evaluation (or its file) rebuilds the player at the next
+//! `isready` and keeps every other option.
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
-use hayate_eval::{Kkpee9, Material};
+use hayate_eval::{Kkpee9, Material, Nnue};
 use hayate_search::AlphaBeta;
+use std::path::PathBuf;
 
-/// The evaluations the engine can play with; the first is the default (needs no file).
-pub const EVAL_TYPES: [&str; 2] = ["kkpee9", "material"];
+/// The evaluations the engine can play with; the first is the default (it needs no file).
+pub const EVAL_TYPES: [&str; 3] = ["kkpee9", "material", "nnue"];
 
-/// Builds the αβ player for an evaluation name.
+/// What the player is built from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvalChoice {
+    /// One of [`EVAL_TYPES`].
+    pub eval_type: String,
+    /// `EvalDir`: where `EvalFile` is looked for when it is a bare name.
+    pub eval_dir: String,
+    /// `EvalFile`: the NNUE file (`nn.bin`).
+    pub eval_file: String,
+}
+
+impl Default for EvalChoice {
+    fn default() -> Self {
+        EvalChoice {
+            eval_type: EVAL_TYPES[0].into(),
+            eval_dir: "eval".into(),
+            eval_file: "nn.bin".into(),
+        }
+    }
+}
+
+impl EvalChoice {
+    /// The NNUE file: `EvalFile` itself when it names a path, else `EvalDir/EvalFile`.
+    pub fn nnue_path(&self) -> PathBuf {
+        let f = PathBuf::from(&self.eval_file);
+        if f.is_absolute() || self.eval_file.contains('/') {
+            f
+        } else {
+            PathBuf::from(&self.eval_dir).join(f)
+        }
+    }
+}
+
+/// Builds the αβ player for an evaluation.
 ///
 /// # Errors
-/// A message when the name is unknown or the evaluation cannot be built.
-pub fn make_alpha_beta(eval_type: &str) -> Result<Box<dyn Player>, String> {
-    match eval_type {
+/// A message when the name is unknown or the evaluation cannot be built (e.g. a bad NNUE file).
+pub fn make_alpha_beta(choice: &EvalChoice) -> Result<Box<dyn Player>, String> {
+    match choice.eval_type.as_str() {
         "material" => Ok(Box::new(AlphaBeta::new(Material))),
         "kkpee9" => Ok(Box::new(AlphaBeta::new(Kkpee9::new()))),
+        "nnue" => {
+            let net = Nnue::load(choice.nnue_path()).map_err(|e| e.to_string())?;
+            Ok(Box::new(AlphaBeta::new(net)))
+        }
         other => Err(format!(
             "unknown EvalType {other:?} (known: {})",
             EVAL_TYPES.join(", ")
@@ -26,10 +65,10 @@ pub fn make_alpha_beta(eval_type: &str) -> Result<Box<dyn Player>, String> {
 
 /// The player the USI loop and the CSA client drive.
 pub struct EngineHost {
-    eval_type: String,
-    built_for: Option<String>,
+    choice: EvalChoice,
+    built_for: Option<EvalChoice>,
     inner: Option<Box<dyn Player>>,
-    /// Options set so far, replayed when the player is rebuilt.
+    /// Search options set so far, replayed when the player is rebuilt.
     options: Vec<(String, String)>,
 }
 
@@ -37,7 +76,7 @@ impl EngineHost {
     /// A host with the default evaluation. Nothing heavy happens until `prepare`.
     pub fn new() -> EngineHost {
         EngineHost {
-            eval_type: EVAL_TYPES[0].to_string(),
+            choice: EvalChoice::default(),
             built_for: None,
             inner: None,
             options: Vec::new(),
@@ -45,13 +84,16 @@ impl EngineHost {
     }
 
     fn ensure_built(&mut self) -> Result<&mut Box<dyn Player>, String> {
-        if self.built_for.as_deref() != Some(&self.eval_type) || self.inner.is_none() {
-            let mut p = make_alpha_beta(&self.eval_type)?;
+        if self.built_for.as_ref() != Some(&self.choice) || self.inner.is_none() {
+            // Drop the old player first: two 300 MB tables need not live at once.
+            self.inner = None;
+            self.built_for = None;
+            let mut p = make_alpha_beta(&self.choice)?;
             for (n, v) in &self.options {
                 p.set_option(n, v)?;
             }
             self.inner = Some(p);
-            self.built_for = Some(self.eval_type.clone());
+            self.built_for = Some(self.choice.clone());
         }
         self.inner.as_mut().ok_or_else(|| "no player".to_string())
     }
@@ -69,40 +111,52 @@ impl Player for EngineHost {
     }
 
     fn options(&self) -> Vec<(String, String)> {
-        let mut v = vec![(
-            "EvalType".to_string(),
-            format!(
-                "combo default {} {}",
-                EVAL_TYPES[0],
-                EVAL_TYPES
-                    .iter()
-                    .map(|e| format!("var {e}"))
-                    .collect::<Vec<_>>()
-                    .join(" ")
+        let vars: Vec<String> = EVAL_TYPES.iter().map(|e| format!("var {e}")).collect();
+        let mut v = vec![
+            (
+                "EvalType".to_string(),
+                format!("combo default {} {}", EVAL_TYPES[0], vars.join(" ")),
             ),
-        )];
-        // The option set is the same for every evaluation: declare the default player's.
-        if let Ok(p) = make_alpha_beta("material") {
-            v.extend(p.options());
-        }
+            (
+                "EvalDir".to_string(),
+                format!("string default {}", EvalChoice::default().eval_dir),
+            ),
+            (
+                "EvalFile".to_string(),
+                format!("string default {}", EvalChoice::default().eval_file),
+            ),
+        ];
+        // The search options are the same for every evaluation: declare a cheap player's.
+        v.extend(AlphaBeta::new(Material).options());
         v
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        if name == "EvalType" {
-            if !EVAL_TYPES.contains(&value) {
-                return Err(format!(
-                    "unknown EvalType {value:?} (known: {})",
-                    EVAL_TYPES.join(", ")
-                ));
+        match name {
+            "EvalType" => {
+                if !EVAL_TYPES.contains(&value) {
+                    return Err(format!(
+                        "unknown EvalType {value:?} (known: {})",
+                        EVAL_TYPES.join(", ")
+                    ));
+                }
+                self.choice.eval_type = value.to_string();
+                return Ok(());
             }
-            self.eval_type = value.to_string();
-            return Ok(());
+            "EvalDir" => {
+                self.choice.eval_dir = value.to_string();
+                return Ok(());
+            }
+            "EvalFile" => {
+                self.choice.eval_file = value.to_string();
+                return Ok(());
+            }
+            _ => {}
         }
-        // Validate against a player (the built one, or a cheap material one).
+        // Validate against the built player, or a cheap one before the first `isready`.
         match self.inner.as_mut() {
             Some(p) => p.set_option(name, value)?,
-            None => make_alpha_beta("material")?.set_option(name, value)?,
+            None => AlphaBeta::new(Material).set_option(name, value)?,
         }
         self.options.retain(|(n, _)| n != name);
         self.options.push((name.to_string(), value.to_string()));

@@ -8,9 +8,12 @@ pub struct Args {
     /// Search depth.
     #[arg(long, default_value_t = BENCH_DEPTH)]
     depth: u32,
-    /// Evaluation: kkpee9 (default) or material.
+    /// Evaluation: kkpee9 (default), material or nnue.
     #[arg(long, default_value = "kkpee9")]
     evaluator: String,
+    /// The NNUE file for `--evaluator nnue`.
+    #[arg(long, default_value = "eval/nn.bin")]
+    nnue: std::path::PathBuf,
 }
 
 /// Runs the bench.
@@ -28,6 +31,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let eval = hayate_eval::Kkpee9::new();
             println!("kkpee9 table built in {} ms", t0.elapsed().as_millis());
             run_bench(eval, a.depth, line)
+        }
+        "nnue" => {
+            let t0 = std::time::Instant::now();
+            let net = hayate_eval::Nnue::load(&a.nnue)?;
+            println!("nnue loaded in {} ms", t0.elapsed().as_millis());
+            run_bench(net, a.depth, line)
         }
         other => anyhow::bail!("unknown evaluator {other:?}"),
     };
