@@ -255,6 +255,42 @@ impl Position {
         Ok(pos)
     }
 
+    /// Builds a position from its parts (for packed formats such as hcp and PackedSfen, which
+    /// need not go through text). The same checks as [`Position::from_sfen`] apply.
+    ///
+    /// # Errors
+    /// A [`SfenError`] naming what makes the position invalid.
+    pub fn from_parts(
+        board: &[Piece; 81],
+        hands: [Hand; 2],
+        side: Color,
+        move_number: u32,
+    ) -> Result<Position, SfenError> {
+        let mut pos = Position::empty();
+        for sq in Square::all() {
+            let pc = board[sq.index()];
+            if !pc.is_empty() {
+                pos.setup_put(pc, sq);
+            }
+        }
+        for c in Color::ALL {
+            for pt in PieceType::HAND_TYPES {
+                let n = hands[c.index()].count(pt);
+                pos.hands[c.index()] = pos.hands[c.index()]
+                    .with_count(pt, n)
+                    .ok_or(SfenError::TooManyPieces(pt.sfen_letter()))?;
+            }
+        }
+        pos.side = side;
+        if move_number == 0 {
+            return Err(SfenError::BadMoveNumber("0".into()));
+        }
+        pos.start_ply = move_number;
+        validate(&pos)?;
+        pos.finish_setup();
+        Ok(pos)
+    }
+
     /// The SFEN of the current position, hands in the conventional order.
     pub fn to_sfen(&self) -> String {
         let mut s = String::with_capacity(96);

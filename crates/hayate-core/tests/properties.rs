@@ -44,6 +44,17 @@ fn random_walk(seed: u64, plies: usize) {
         assert_eq!(back, pos);
         assert_eq!(back.key(), pos.key());
         assert_eq!(back.to_sfen(), sfen);
+        let parts = Position::from_parts(
+            pos.board(),
+            [
+                pos.hand(hayate_core::Color::Black),
+                pos.hand(hayate_core::Color::White),
+            ],
+            pos.side_to_move(),
+            pos.game_ply(),
+        )
+        .expect("own parts are valid");
+        assert_eq!(parts.key(), pos.key());
         // Stage generators partition the legal moves.
         if !pos.in_check() {
             let mut noisy = hayate_core::MoveList::new();
