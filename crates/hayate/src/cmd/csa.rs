@@ -18,15 +18,21 @@ pub struct Args {
     games: Option<u32>,
 }
 
-/// The player that plays the games.
-///
-/// For now a stand-in that plays random legal moves, declares when the 27-point rule allows
-/// and resigns when mated; the αβ engine of `hayate-search` replaces it here.
-fn make_player(_cfg: &Settings) -> Box<dyn Player> {
-    let seed = std::time::SystemTime::now()
-        .duration_since(std::time::UNIX_EPOCH)
-        .map_or(1, |d| d.as_nanos() as u64);
-    Box::new(RandomPlayer::new(seed))
+/// The player that plays the games: the same engine as the USI loop (αβ over `EvalType`,
+/// KKPEE9 by default), configured by `[engine.options]`. `EvalType = "random"` picks a
+/// stand-in that plays random legal moves (for testing a server connection cheaply).
+fn make_player(cfg: &Settings) -> Box<dyn Player> {
+    let random = cfg
+        .engine_options
+        .iter()
+        .any(|(n, v)| n == "EvalType" && v == "random");
+    if random {
+        let seed = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(1, |d| d.as_nanos() as u64);
+        return Box::new(RandomPlayer::new(seed));
+    }
+    Box::new(crate::engine::EngineHost::new())
 }
 
 /// Runs the command.
@@ -44,6 +50,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         ));
     }
     let player = make_player(&settings);
+    // The stand-in takes no options; the engine takes all of them.
+    if settings
+        .engine_options
+        .iter()
+        .any(|(n, v)| n == "EvalType" && v == "random")
+    {
+        settings.engine_options.retain(|(n, _)| n != "EvalType");
+    }
     let mut client = Client::new(settings, player, log.clone())?;
     let report = client.run()?;
     let count = |o: Outcome| report.games.iter().filter(|g| g.outcome == Some(o)).count();
