@@ -1,5 +1,6 @@
 //! An in-process match between two evaluations at equal limits, for strength checks:
-//! `cargo run --release -p hayate-search --example selfmatch -- <games> <nodes|depth:N> [kkpee9|material] [kkpee9|material]`.
+//! `cargo run --release -p hayate-search --example selfmatch -- <games> <limitA> <limitB> [evalA] [evalB]`
+//! with limits `nodes:N` or `depth:N` and evaluations `kkpee9` or `material`.
 //! Openings are 6 random plies from the start, each played twice with colours swapped.
 
 use hayate_core::player::{BestMove, Limits, Signals};
@@ -51,13 +52,24 @@ fn opening(seed: u64) -> Position {
 }
 
 /// 1 if `a` (playing `a_color`) wins, 0 for a loss, 0.5 for a draw.
-fn game(a: &mut Any, b: &mut Any, a_color: Color, start: &Position, limits: &Limits) -> f64 {
+fn game(
+    a: &mut Any,
+    b: &mut Any,
+    a_color: Color,
+    start: &Position,
+    la: &Limits,
+    lb: &Limits,
+) -> f64 {
     let mut pos = start.clone();
     a.clear();
     b.clear();
     for _ in 0..320 {
         let us = pos.side_to_move();
-        let player = if us == a_color { &mut *a } else { &mut *b };
+        let (player, limits) = if us == a_color {
+            (&mut *a, la)
+        } else {
+            (&mut *b, lb)
+        };
         match player.play(&pos, limits) {
             BestMove::Move { best, .. } => pos.do_move(best),
             BestMove::Resign => return if us == a_color { 0.0 } else { 1.0 },
@@ -75,10 +87,11 @@ fn game(a: &mut Any, b: &mut Any, a_color: Color, start: &Position, limits: &Lim
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let games: usize = args.get(1).and_then(|s| s.parse().ok()).unwrap_or(20);
-    let limit = args.get(2).cloned().unwrap_or_else(|| "nodes:20000".into());
-    let a_name = args.get(3).cloned().unwrap_or_else(|| "kkpee9".into());
-    let b_name = args.get(4).cloned().unwrap_or_else(|| "material".into());
-    let limits = match limit.split_once(':') {
+    let limit_a = args.get(2).cloned().unwrap_or_else(|| "nodes:20000".into());
+    let limit_b = args.get(3).cloned().unwrap_or_else(|| limit_a.clone());
+    let a_name = args.get(4).cloned().unwrap_or_else(|| "kkpee9".into());
+    let b_name = args.get(5).cloned().unwrap_or_else(|| "material".into());
+    let parse = |l: &str| match l.split_once(':') {
         Some(("depth", d)) => Limits {
             depth: d.parse().ok(),
             ..Limits::default()
@@ -89,6 +102,7 @@ fn main() {
         },
         _ => panic!("limit must be depth:N or nodes:N"),
     };
+    let (la, lb) = (parse(&limit_a), parse(&limit_b));
     let table = Kkpee9::new();
     let _ = table.name();
     let mut a = Any::new(&a_name, &table);
@@ -101,7 +115,7 @@ fn main() {
         } else {
             Color::White
         };
-        let r = game(&mut a, &mut b, color, &start, &limits);
+        let r = game(&mut a, &mut b, color, &start, &la, &lb);
         if r == 1.0 {
             w += 1
         } else if r == 0.0 {
@@ -121,7 +135,7 @@ fn main() {
         f64::NAN
     };
     println!(
-        "{a_name} vs {b_name} at {limit}: +{w} ={d} -{l} score {:.1}% elo {elo:+.0}",
+        "{a_name} ({limit_a}) vs {b_name} ({limit_b}): +{w} ={d} -{l} score {:.1}% elo {elo:+.0}",
         score * 100.0
     );
 }
