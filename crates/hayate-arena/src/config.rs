@@ -240,6 +240,18 @@ byoyomi = 50
     }
 
     #[test]
+    fn the_example_file_parses() {
+        let e = parse_engines(
+            include_str!("../data/engines.example.toml"),
+            Path::new("/x"),
+        )
+        .unwrap();
+        assert_eq!(e.len(), 3);
+        assert_eq!(e[2].go_extra, "depth 4");
+        assert_eq!(e[2].time_control, Some(TimeControl::byoyomi(1000)));
+    }
+
+    #[test]
     fn rejects_bad_files() {
         let dup = "[[engine]]\nname='a'\npath='x'\n[[engine]]\nname='a'\npath='y'\n";
         assert!(matches!(

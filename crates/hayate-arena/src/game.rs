@@ -9,6 +9,7 @@
 use std::fmt;
 
 use hayate_core::{Color, DeclarationRule, GameRepetition, Move, Position};
+use hayate_records::game::record::keys;
 use hayate_records::{EndKind, GameEnd, GameRecord, MoveEntry};
 use serde::{Deserialize, Serialize};
 
@@ -232,6 +233,7 @@ pub fn play_game(opening: &Opening, sides: [Side<'_>; 2], rules: &GameRules) -> 
         black.engine.name().to_string(),
         white.engine.name().to_string(),
     ];
+    let start_time = utc_now_text();
     let mut record = GameRecord::from_sfen(&opening.start_sfen);
     record.players = names.clone();
     let mut pos: Position = opening.start_position();
@@ -420,6 +422,12 @@ pub fn play_game(opening: &Opening, sides: [Side<'_>; 2], rules: &GameRules) -> 
     if !ending.detail.is_empty() {
         record.comments.push(ending.detail.clone());
     }
+    record
+        .metadata
+        .push((keys::START_TIME.to_string(), start_time));
+    record
+        .metadata
+        .push((keys::END_TIME.to_string(), utc_now_text()));
     record.end = Some(GameEnd {
         kind: ending.kind,
         time_ms: ending.time_ms,
@@ -430,6 +438,36 @@ pub fn play_game(opening: &Opening, sides: [Side<'_>; 2], rules: &GameRules) -> 
         detail: ending.detail,
         record,
     }
+}
+
+/// The current UTC time as CSA writes it: `YYYY/MM/DD hh:mm:ss`.
+pub fn utc_now_text() -> String {
+    let secs = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_secs())
+        .unwrap_or(0);
+    utc_text(secs)
+}
+
+/// Seconds since 1970 as `YYYY/MM/DD hh:mm:ss` (UTC; Howard Hinnant's civil-from-days).
+pub fn utc_text(secs: u64) -> String {
+    let days = (secs / 86_400) as i64;
+    let rem = secs % 86_400;
+    let z = days + 719_468;
+    let era = z.div_euclid(146_097);
+    let doe = z - era * 146_097;
+    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
+    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
+    let mp = (5 * doy + 2) / 153;
+    let d = doy - (153 * mp + 2) / 5 + 1;
+    let m = if mp < 10 { mp + 3 } else { mp - 9 };
+    let y = yoe + era * 400 + i64::from(m <= 2);
+    format!(
+        "{y:04}/{m:02}/{d:02} {:02}:{:02}:{:02}",
+        rem / 3600,
+        rem % 3600 / 60,
+        rem % 60
+    )
 }
 
 /// Score adjudication before `us` moves (so a resignation is always the side to move's).
@@ -505,6 +543,14 @@ mod tests {
         assert!(adjudicate_scores(&s, Color::White, &rules, 19).is_none());
         let e = adjudicate_scores(&s, Color::White, &rules, 20).unwrap();
         assert_eq!(e.result, GameResult::Draw);
+    }
+
+    #[test]
+    fn utc_text_matches_known_dates() {
+        assert_eq!(utc_text(0), "1970/01/01 00:00:00");
+        // 2000-02-29 12:34:56 UTC (a leap day).
+        assert_eq!(utc_text(951_827_696), "2000/02/29 12:34:56");
+        assert_eq!(utc_text(1_798_761_599), "2026/12/31 23:59:59");
     }
 
     #[test]

@@ -309,7 +309,12 @@ fn record_game(
             .time_control
             .unwrap_or(league.time_control)
     });
-    if tcs[0] == tcs[1] && tcs[0].increment_ms == 0 {
+    // `$TIME_LIMIT` has whole seconds only; sub-second controls are in the comment below.
+    if tcs[0] == tcs[1]
+        && tcs[0].increment_ms == 0
+        && tcs[0].base_ms.is_multiple_of(60_000)
+        && tcs[0].byoyomi_ms.is_multiple_of(1000)
+    {
         rec.metadata
             .push((keys::TIME_LIMIT.to_string(), tcs[0].csa_time_limit()));
     }

@@ -126,6 +126,13 @@ mod tests {
     }
 
     #[test]
+    fn the_shipped_openings_are_legal() {
+        let o = parse_openings(include_str!("../data/openings.txt")).unwrap();
+        assert_eq!(o.len(), 16);
+        assert!(o.iter().all(|x| x.moves.len() >= 3));
+    }
+
+    #[test]
     fn rejects_illegal_moves_with_line_numbers() {
         let e = parse_openings("startpos\nstartpos moves 7g7f 7g7f\n").unwrap_err();
         assert_eq!(e.line, 2);
