@@ -236,6 +236,89 @@ impl Position {
         self.legal_moves().iter().copied().find(|x| x.same(m))
     }
 
+    /// The legal move with 16-bit form `m16`, found without generating moves: for TT and killer
+    /// moves in search. Agrees with [`Position::to_move`] on every input.
+    pub fn to_move_fast(&self, m16: crate::Move16) -> Option<Move> {
+        let us = self.side;
+        let raw = Move::from_raw(m16.0 as u32);
+        if !raw.is_some() {
+            return None;
+        }
+        let to = Square::try_new((m16.0 & 0x7f) as u8)?;
+        let occ = self.occupied();
+        let checkers = self.checkers();
+        let ksq = self.king_square(us);
+        let target = self.board[to.index()];
+        if !target.is_empty() && target.color() == us {
+            return None;
+        }
+        if raw.is_drop() {
+            if m16.0 & (1 << 15) != 0 || !target.is_empty() {
+                return None;
+            }
+            let pt = PieceType::from_u8(((m16.0 >> 7) & 0x7f) as u8)?;
+            if !pt.is_hand_type()
+                || !self.hands[us.index()].has(pt)
+                || dead_ranks(us, pt).contains(to)
+            {
+                return None;
+            }
+            if let (Some(c), Some(k)) = (checkers.lsb(), ksq) {
+                if checkers.has_more_than_one() || !between(k, c).contains(to) {
+                    return None;
+                }
+            }
+            if pt == PieceType::PAWN {
+                if self.pawn_files(us).contains(to) {
+                    return None;
+                }
+                if let Some(k) = self.king_square(!us)
+                    && pawn_attacks(!us, k).contains(to)
+                    && self.is_pawn_drop_mate(to)
+                {
+                    return None;
+                }
+            }
+            return Some(Move::new_drop(Piece::new(us, pt), to));
+        }
+        let from = Square::try_new(((m16.0 >> 7) & 0x7f) as u8)?;
+        let pc = self.board[from.index()];
+        if pc.is_empty() || pc.color() != us {
+            return None;
+        }
+        let pt = pc.piece_type();
+        if !attacks(us, pt, from, occ).contains(to) {
+            return None;
+        }
+        let promote = m16.0 & (1 << 15) != 0;
+        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+        let zone = ZONE[us.index()];
+        if promote {
+            if !pt.can_promote() || !(zone.contains(from) || zone.contains(to)) {
+                return None;
+            }
+        } else if dead_ranks(us, pt).contains(to) {
+            return None;
+        }
+        if pt == PieceType::KING {
+            if self.is_attacked_by(!us, to, occ ^ Bitboard::from_square(from)) {
+                return None;
+            }
+        } else if let Some(k) = ksq {
+            if let Some(c) = checkers.lsb() {
+                if checkers.has_more_than_one()
+                    || !(between(k, c) | Bitboard::from_square(c)).contains(to)
+                {
+                    return None;
+                }
+            }
+            if self.pinned(us).contains(from) && !line_through(k, from).contains(to) {
+                return None;
+            }
+        }
+        Some(Move::new_board(from, to, promote, pc, target))
+    }
+
     /// Whether the side to move has no legal move (checkmate when in check).
     pub fn has_no_legal_move(&self) -> bool {
         self.legal_moves().is_empty()

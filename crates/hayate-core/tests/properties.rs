@@ -171,3 +171,43 @@ fn usi_move_text() {
     );
     assert!(p.is_ok());
 }
+
+#[test]
+fn to_move_fast_agrees_with_generation_on_every_code() {
+    // Check evasions, double check, pins, pawn-drop mate, then a random game.
+    for sfen in [
+        "lnsgkgsnl/1r5b1/pppp1pppp/9/4R4/9/PPPP1PPPP/1B7/LNSGKGSNL w Pp 1",
+        "ln2+r1r2/5s+Pkl/3+B1p1p1/p4B2p/2P6/P6PP/1PNP1P3/2G3SK1/L4G1NL w 2GSN3Ps3p 76",
+        "ln3gsn1/7kl/3+B1p1p1/p4s2p/2P6/P2B3PP/1PNP+rPP2/2G3SK1/L4G1NL b G3Prs3p 65",
+        "R6sk/9/7G1/9/9/9/9/9/4K4 b P 1",
+        "l6nl/5+P1gk/2np1S3/p1p4Pp/3P2Sp1/1PPb2P1P/P5GS1/R8/LN4bKL w GR5pnsg 1",
+    ] {
+        let pos = Position::from_sfen(sfen).unwrap();
+        for code in 0..=u16::MAX {
+            let m16 = hayate_core::Move16(code);
+            assert_eq!(
+                pos.to_move_fast(m16).map(|m| m.raw()),
+                pos.to_move(m16).map(|m| m.raw()),
+                "{sfen} {code:#x}"
+            );
+        }
+    }
+    let mut seed = 0x5eed_u64;
+    let mut pos = Position::startpos();
+    for ply in 0..120 {
+        if ply % 12 == 0 {
+            for code in 0..=u16::MAX {
+                let m16 = hayate_core::Move16(code);
+                let slow = pos.to_move(m16).map(|m| m.raw());
+                let fast = pos.to_move_fast(m16).map(|m| m.raw());
+                assert_eq!(fast, slow, "{} code {code:#x}", pos.to_sfen());
+            }
+        }
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            break;
+        }
+        let m = moves[(next(&mut seed) % moves.len() as u64) as usize];
+        pos.do_move(m);
+    }
+}

@@ -3,7 +3,7 @@
 
 use crate::history::History;
 use crate::see::{capture_value, see_ge};
-use hayate_core::{Move, MoveList, Position, Stage};
+use hayate_core::{Move, Move16, MoveList, Position, Stage as GenStage};
 
 /// Scores one position's moves and hands them out best first. The first few picks are a
 /// selection (most nodes cut after a move or two); after that the rest is sorted once.
@@ -12,6 +12,18 @@ pub struct MovePicker {
     scores: [std::mem::MaybeUninit<i32>; MoveList::CAPACITY],
     next: usize,
     sorted: bool,
+    /// Main search only: the TT move is tried before anything is generated.
+    stage: Stage,
+    tt: Move,
+    killers: [Move; 2],
+    counter: Move,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Stage {
+    TtMove,
+    Generate,
+    Pick,
 }
 
 const TT_SCORE: i32 = 1 << 30;
@@ -29,6 +41,10 @@ impl MovePicker {
             scores: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
             next: 0,
             sorted: false,
+            stage: Stage::Pick,
+            tt: Move::NONE,
+            killers: [Move::NONE; 2],
+            counter: Move::NONE,
         }
     }
 
@@ -38,24 +54,37 @@ impl MovePicker {
         unsafe { self.scores[i].assume_init() }
     }
 
-    /// Orders all legal moves of `pos` for the main search.
-    pub fn fill_main(
+    /// Prepares the main search's ordering: the TT move (checked for legality without
+    /// generation) comes first; the rest is generated and scored only if it fails to cut.
+    pub fn init_main(
         &mut self,
         pos: &Position,
-        tt_move: Move,
+        tt_move: Move16,
         killers: [Move; 2],
         counter: Move,
-        history: &History,
     ) {
         self.list.clear();
         self.next = 0;
         self.sorted = false;
+        self.stage = Stage::TtMove;
+        self.tt = pos.to_move_fast(tt_move).unwrap_or(Move::NONE);
+        self.killers = killers;
+        self.counter = counter;
+    }
+
+    fn generate_main(&mut self, pos: &Position, history: &History) {
         pos.generate_legal(&mut self.list);
+        if self.tt.is_some() {
+            let moves = self.list.as_mut_slice();
+            if let Some(i) = moves.iter().position(|m| m.same(self.tt)) {
+                let last = moves.len() - 1;
+                moves.swap(i, last);
+                self.list.truncate(last);
+            }
+        }
         let us = pos.side_to_move();
         for (i, &m) in self.list.iter().enumerate() {
-            let s = if m.same(tt_move) {
-                TT_SCORE
-            } else if m.is_capture()
+            let s = if m.is_capture()
                 || (m.is_promotion() && m.moved_piece().piece_type().raw() <= 6)
             {
                 let mvv = capture_value(m.captured().piece_type()) * 8
@@ -65,11 +94,11 @@ impl MovePicker {
                 } else {
                     BAD_CAPTURE + mvv
                 }
-            } else if m.same(killers[0]) {
+            } else if m.same(self.killers[0]) {
                 KILLER + 2
-            } else if m.same(killers[1]) {
+            } else if m.same(self.killers[1]) {
                 KILLER + 1
-            } else if m.same(counter) {
+            } else if m.same(self.counter) {
                 KILLER
             } else {
                 history.get(us, m)
@@ -83,10 +112,11 @@ impl MovePicker {
         self.list.clear();
         self.next = 0;
         self.sorted = false;
+        self.stage = Stage::Pick;
         if pos.in_check() {
-            pos.generate(Stage::Evasions, &mut self.list);
+            pos.generate(GenStage::Evasions, &mut self.list);
         } else {
-            pos.generate(Stage::CapturesAndPromotions, &mut self.list);
+            pos.generate(GenStage::CapturesAndPromotions, &mut self.list);
             // Quiet promotions of silvers, knights and lances are rarely worth a qsearch node.
             let moves = self.list.as_mut_slice();
             let mut keep = 0;
@@ -112,7 +142,17 @@ impl MovePicker {
 
     /// The next best move with its ordering score.
     #[inline]
-    pub fn next_move(&mut self) -> Option<(Move, i32)> {
+    pub fn next_move(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
+        if self.stage == Stage::TtMove {
+            self.stage = Stage::Generate;
+            if self.tt.is_some() {
+                return Some((self.tt, TT_SCORE));
+            }
+        }
+        if self.stage == Stage::Generate {
+            self.stage = Stage::Pick;
+            self.generate_main(pos, history);
+        }
         let n = self.list.len();
         if self.next >= n {
             return None;

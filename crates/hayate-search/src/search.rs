@@ -624,19 +624,19 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut picker = self.pickers[ply]
             .take()
             .unwrap_or_else(|| Box::new(MovePicker::empty()));
-        picker.fill_main(&self.pos, tt_move, killers, counter, self.history);
-        if picker.is_empty() {
-            self.pickers[ply] = Some(picker);
-            // No legal move is a loss in shogi, in check or not.
-            return mated_in(ply);
-        }
+        picker.init_main(
+            &self.pos,
+            tt_hit.map_or(Move16(0), |h| h.mv),
+            killers,
+            counter,
+        );
         let us = self.pos.side_to_move();
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
         let mut quiets = [Move::NONE; 64];
         let mut n_quiets = 0;
-        while let Some((m, order_score)) = picker.next_move() {
+        while let Some((m, order_score)) = picker.next_move(&self.pos, self.history) {
             move_count += 1;
             let noisy = m.is_capture() || m.is_promotion();
             let gives_check = self.pos.gives_check(m);
@@ -719,6 +719,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
         }
         self.pickers[ply] = Some(picker);
+        if move_count == 0 {
+            // No legal move is a loss in shogi, in check or not.
+            return mated_in(ply);
+        }
         if best_value == -INFINITE {
             // Every move was pruned (cannot happen in check, where nothing is pruned).
             best_value = alpha;
@@ -841,7 +845,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        while let Some((m, _)) = picker.next_move() {
+        while let Some((m, _)) = picker.next_move(&self.pos, self.history) {
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 if !m.is_promotion()
