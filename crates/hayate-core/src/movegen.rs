@@ -263,10 +263,10 @@ impl Position {
             {
                 return None;
             }
-            if let (Some(c), Some(k)) = (checkers.lsb(), ksq) {
-                if checkers.has_more_than_one() || !between(k, c).contains(to) {
-                    return None;
-                }
+            if let (Some(c), Some(k)) = (checkers.lsb(), ksq)
+                && (checkers.has_more_than_one() || !between(k, c).contains(to))
+            {
+                return None;
             }
             if pt == PieceType::PAWN {
                 if self.pawn_files(us).contains(to) {
@@ -305,12 +305,11 @@ impl Position {
                 return None;
             }
         } else if let Some(k) = ksq {
-            if let Some(c) = checkers.lsb() {
-                if checkers.has_more_than_one()
-                    || !(between(k, c) | Bitboard::from_square(c)).contains(to)
-                {
-                    return None;
-                }
+            if let Some(c) = checkers.lsb()
+                && (checkers.has_more_than_one() || !(between(k, c) | Bitboard::from_square(c)).contains(to))
+            {
+                return None;
+            }
             }
             if self.pinned(us).contains(from) && !line_through(k, from).contains(to) {
                 return None;
