@@ -148,3 +148,59 @@ fn a_results_file_of_another_league_is_refused() {
     assert!(matches!(run(&l2), Err(ArenaError::ForeignResults { .. })));
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+/// A script that plays `moves[n % 4]` where `n` is the number of moves in the `position` line.
+fn cycler(dir: &Path, name: &str, moves: [&str; 4]) -> EngineConfig {
+    let path = dir.join(format!("{name}.sh"));
+    let text = format!(
+        "n=0\nwhile read -r cmd rest; do\n  case \"$cmd\" in\n    usi) echo usiok;;\n    \
+         isready) echo readyok;;\n    position) set -- $rest; if [ \"$1\" = sfen ]; then shift 4; fi; \
+         if [ $# -le 1 ]; then n=0; else n=$(( $# - 2 )); fi;;\n    \
+         go) case $(( n % 4 )) in 0) m={};; 1) m={};; 2) m={};; *) m={};; esac; echo \"bestmove $m\";;\n    \
+         quit) exit 0;;\n  esac\ndone\n",
+        moves[0], moves[1], moves[2], moves[3]
+    );
+    std::fs::write(&path, text).unwrap();
+    let mut e = EngineConfig::new(name, "/bin/sh");
+    e.args = vec![path.display().to_string()];
+    e
+}
+
+#[test]
+fn repetition_and_perpetual_check_are_adjudicated() {
+    let dir = temp_dir("repetition");
+    // Kings step forward and back: the start position occurs a fourth time after 12 plies.
+    let shuffle = ["5i5h", "5a5b", "5h5i", "5b5a"];
+    let l = league(
+        vec![cycler(&dir, "s1", shuffle), cycler(&dir, "s2", shuffle)],
+        &dir,
+    );
+    let out = run(&l).unwrap();
+    for g in &out.summary.games {
+        assert_eq!(
+            (g.result, g.reason, g.plies),
+            (GameResult::Draw, EndReason::Repetition, 12)
+        );
+    }
+
+    // Black's rook checks on every move while White's king steps 1a-1b-1a: Black loses.
+    let dir2 = temp_dir("perpetual");
+    let checks = ["1a1b", "9a9b", "1b1a", "9b9a"];
+    let mut l = league(
+        vec![cycler(&dir2, "c1", checks), cycler(&dir2, "c2", checks)],
+        &dir2,
+    );
+    l.openings = hayate_arena::parse_openings("sfen R7k/9/9/9/9/9/9/9/4K4 w - 1\n").unwrap();
+    let out = run(&l).unwrap();
+    assert_eq!(out.summary.games.len(), 2);
+    for g in &out.summary.games {
+        assert_eq!(
+            (g.result, g.reason),
+            (GameResult::White, EndReason::PerpetualCheck),
+            "{g:?}"
+        );
+        assert_eq!(g.plies, 12);
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&dir2);
+}
