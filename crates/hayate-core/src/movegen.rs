@@ -306,10 +306,10 @@ impl Position {
             }
         } else if let Some(k) = ksq {
             if let Some(c) = checkers.lsb()
-                && (checkers.has_more_than_one() || !(between(k, c) | Bitboard::from_square(c)).contains(to))
+                && (checkers.has_more_than_one()
+                    || !(between(k, c) | Bitboard::from_square(c)).contains(to))
             {
                 return None;
-            }
             }
             if self.pinned(us).contains(from) && !line_through(k, from).contains(to) {
                 return None;
