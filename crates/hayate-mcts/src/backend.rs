@@ -1,0 +1,142 @@
+//! The one inference interface: a batch of dlshogi features in, policy logits and values out.
+//! The search never knows which backend runs (tract, ONNX Runtime, or a test backend).
+
+use hayate_core::Position;
+use hayate_nn::{DlshogiFeatures, INPUT1_PLANES, INPUT2_PLANES, LABEL_NUM};
+
+/// Floats of one position's `input1` (`[62][9][9]`).
+pub const INPUT1_LEN: usize = INPUT1_PLANES * 81;
+/// Floats of one position's `input2` (`[57][9][9]`).
+pub const INPUT2_LEN: usize = INPUT2_PLANES * 81;
+/// Policy logits per position (dlshogi's 2187 labels).
+pub const POLICY_LEN: usize = LABEL_NUM;
+
+/// Why a backend could not be built or could not run.
+#[derive(Debug, thiserror::Error)]
+pub enum BackendError {
+    /// The model file could not be read or understood.
+    #[error("cannot load model {path:?}: {message}")]
+    Load {
+        /// The file.
+        path: String,
+        /// What went wrong.
+        message: String,
+    },
+    /// The model does not have dlshogi's inputs and outputs.
+    #[error("model {path:?} has the wrong interface: {message}")]
+    Interface {
+        /// The file.
+        path: String,
+        /// What was expected and found.
+        message: String,
+    },
+    /// Inference failed.
+    #[error("inference failed: {0}")]
+    Run(String),
+    /// The backend is not available in this build or on this machine.
+    #[error("backend unavailable: {0}")]
+    Unavailable(String),
+}
+
+/// Inputs and outputs of one batched evaluation. Buffers are allocated once, for `capacity`
+/// positions, and reused for every batch.
+#[derive(Clone, Debug)]
+pub struct Batch {
+    capacity: usize,
+    len: usize,
+    /// `input1` of each position, `len * INPUT1_LEN` floats used.
+    pub input1: Vec<f32>,
+    /// `input2` of each position, `len * INPUT2_LEN` floats used.
+    pub input2: Vec<f32>,
+    /// Policy logits written by the backend, `len * POLICY_LEN` floats used.
+    pub policy: Vec<f32>,
+    /// Win probability for the side to move, written by the backend, `len` used.
+    pub value: Vec<f32>,
+}
+
+impl Batch {
+    /// Buffers for up to `capacity` positions (at least one).
+    pub fn new(capacity: usize) -> Batch {
+        let capacity = capacity.max(1);
+        Batch {
+            capacity,
+            len: 0,
+            input1: vec![0.0; capacity * INPUT1_LEN],
+            input2: vec![0.0; capacity * INPUT2_LEN],
+            policy: vec![0.0; capacity * POLICY_LEN],
+            value: vec![0.0; capacity],
+        }
+    }
+
+    /// How many positions fit.
+    pub fn capacity(&self) -> usize {
+        self.capacity
+    }
+
+    /// How many positions are queued.
+    pub fn len(&self) -> usize {
+        self.len
+    }
+
+    /// Whether no position is queued.
+    pub fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
+    /// Whether no more positions fit.
+    pub fn is_full(&self) -> bool {
+        self.len == self.capacity
+    }
+
+    /// Forgets the queued positions (the buffers stay).
+    pub fn clear(&mut self) {
+        self.len = 0;
+    }
+
+    /// Queues `pos` and returns its index, or `None` when the batch is full.
+    pub fn push(&mut self, pos: &Position) -> Option<usize> {
+        if self.is_full() {
+            return None;
+        }
+        let i = self.len;
+        let f = DlshogiFeatures::new(pos, false);
+        f.write_input1(&mut self.input1[i * INPUT1_LEN..(i + 1) * INPUT1_LEN]);
+        f.write_input2(&mut self.input2[i * INPUT2_LEN..(i + 1) * INPUT2_LEN]);
+        self.len += 1;
+        Some(i)
+    }
+
+    /// The `input1` floats of the queued positions.
+    pub fn input1_used(&self) -> &[f32] {
+        &self.input1[..self.len * INPUT1_LEN]
+    }
+
+    /// The `input2` floats of the queued positions.
+    pub fn input2_used(&self) -> &[f32] {
+        &self.input2[..self.len * INPUT2_LEN]
+    }
+
+    /// The policy logits of position `i` (valid after evaluation).
+    pub fn policy_of(&self, i: usize) -> &[f32] {
+        &self.policy[i * POLICY_LEN..(i + 1) * POLICY_LEN]
+    }
+
+    /// The value of position `i` (valid after evaluation).
+    pub fn value_of(&self, i: usize) -> f32 {
+        self.value[i]
+    }
+}
+
+/// A policy/value network that evaluates batches. Implementations fill `batch.policy` (logits,
+/// dlshogi label order) and `batch.value` (win probability for the side to move, in `[0, 1]`)
+/// for the `batch.len()` queued positions.
+pub trait Backend: Send {
+    /// A short description for logs (`tract resnet.onnx`).
+    fn name(&self) -> String;
+
+    /// Evaluates the queued positions of `batch`.
+    ///
+    /// # Errors
+    /// [`BackendError::Run`] when inference fails.
+    fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError>;
+}

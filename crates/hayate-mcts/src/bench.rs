@@ -1,0 +1,71 @@
+//! Speed measurements: raw network throughput at a batch size, and playouts per second of the
+//! whole search, on a few fixed positions.
+
+use crate::backend::{Backend, Batch};
+use crate::player::MctsPlayer;
+use hayate_core::Position;
+use hayate_core::player::{Limits, Player, Signals};
+use std::time::{Duration, Instant};
+
+/// Positions the benches use: the start, an opening, a middle game and an endgame (taken from
+/// the shared dlshogi feature data).
+pub const BENCH_SFENS: [&str; 4] = [
+    "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+    "lnsgk1snl/r5gb1/2ppppppp/pp7/9/2PPPP3/PPN3PPP/1BG1KG1SR/L1S4NL b - 27",
+    "1ns4+N1/lrg1kg3/4p3S/ppppB4/6P2/PPG2p1Pl/L1B4SP/2S2G3/1N2K4 w L2Prn5p 86",
+    "4g2n1/1s2k3L/np2p1+Rp1/P8/3p5/4PnbPb/1l+l1GPG2/5S1R1/2K3SN1 b GS2Pl8p 101",
+];
+
+/// The bench positions.
+pub fn bench_positions() -> Vec<Position> {
+    BENCH_SFENS
+        .iter()
+        .filter_map(|s| Position::from_sfen(s).ok())
+        .collect()
+}
+
+/// Network throughput: positions per second over batches of `batch` for about `duration`.
+///
+/// # Errors
+/// The backend's message when inference fails.
+pub fn network_throughput(
+    backend: &mut dyn Backend,
+    batch: usize,
+    duration: Duration,
+) -> Result<f64, String> {
+    let positions = bench_positions();
+    let mut b = Batch::new(batch);
+    let mut i = 0;
+    while !b.is_full() {
+        b.push(&positions[i % positions.len()]);
+        i += 1;
+    }
+    // One warm-up run: tract and ONNX Runtime plan lazily.
+    backend.evaluate(&mut b).map_err(|e| e.to_string())?;
+    let t = Instant::now();
+    let mut done = 0usize;
+    while t.elapsed() < duration {
+        backend.evaluate(&mut b).map_err(|e| e.to_string())?;
+        done += batch;
+    }
+    Ok(done as f64 / t.elapsed().as_secs_f64())
+}
+
+/// Search speed: the player searches each bench position for `playouts` playouts from a fresh
+/// tree; returns (total playouts, total time).
+pub fn search_speed(player: &mut MctsPlayer, playouts: u64) -> (u64, Duration) {
+    let limits = Limits {
+        nodes: Some(playouts),
+        ..Limits::default()
+    };
+    let mut total = 0;
+    let mut time = Duration::ZERO;
+    for pos in bench_positions() {
+        player.new_game();
+        player.think(&pos, &limits, &Signals::new(), &mut |_| {});
+        let r = player.last_report();
+        total += r.playouts;
+        time += r.elapsed;
+    }
+    (total, time)
+}
