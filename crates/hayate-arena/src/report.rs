@@ -41,7 +41,7 @@ pub fn html(summary: &Summary, title: &str, record_prefix: &str) -> String {
          th,td{{border:1px solid #ccc;padding:3px 8px;text-align:right}}\
          th{{background:#f0f0f0}} td.l,th.l{{text-align:left}}\
          .w{{color:#2ca02c}} .d{{color:#777}} .x{{color:#d62728}}\
-         .games td{{font-size:90%}} svg{{background:#fff;border:1px solid #ddd}}\
+         .games td{{font-size:90%}} .det{{border-bottom:1px dotted #888;cursor:help}} svg{{background:#fff;border:1px solid #ddd}}\
          </style></head><body>\n<h1>{t}</h1>\n",
         t = escape(title)
     );
@@ -72,7 +72,7 @@ pub fn html(summary: &Summary, title: &str, record_prefix: &str) -> String {
     score_chart(summary, &mut s);
     s.push_str("<h2>Crosstable</h2>\n<p>Each cell: W/D/L of the row engine against the column engine, its score, and the likelihood that it is the stronger (LOS).</p>\n");
     crosstable(summary, &mut s);
-    s.push_str("<h2>Games</h2>\n");
+    s.push_str("<h2>Games</h2>\n<p>Hover over an underlined reason for details; each record is a CSA file.</p>\n");
     games_table(summary, record_prefix, &mut s);
     s.push_str("</body></html>\n");
     s
@@ -106,7 +106,7 @@ fn ratings_table(summary: &Summary, s: &mut String) {
             t.losses
         );
     }
-    s.push_str("</table>\n");
+    s.push_str("</table>\n<p>Elo is maximum-likelihood, centred on the pool's mean; ±95% is 1.96 standard errors.</p>\n");
     if summary.ratings.prior_draws > 0.0 {
         s.push_str("<p><i>An engine has a perfect or zero score: one virtual draw per pair keeps the ratings finite.</i></p>\n");
     }
@@ -150,24 +150,16 @@ fn rating_chart(summary: &Summary, s: &mut String) {
         let y = 25.0 + row * k as f64;
         let (e, err) = (r.elo[i], r.error95(i));
         let c = PALETTE[i % PALETTE.len()];
+        let name = escape(&summary.names[i]);
+        let (lx, cx, hx) = (x(e - err), x(e), x(e + err));
+        let (label_x, label_y, y0, y1) = (left - 10.0, y + 4.0, y - 6.0, y + 6.0);
         let _ = writeln!(
             s,
-            "<text x=\"{:.1}\" y=\"{:.1}\" text-anchor=\"end\">{}</text>\
-             <line x1=\"{:.1}\" y1=\"{y:.1}\" x2=\"{:.1}\" y2=\"{y:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
-             <line x1=\"{2:.1}\" y1=\"{:.1}\" x2=\"{2:.1}\" y2=\"{:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
-             <line x1=\"{3:.1}\" y1=\"{5:.1}\" x2=\"{3:.1}\" y2=\"{6:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
-             <circle cx=\"{:.1}\" cy=\"{y:.1}\" r=\"5\" fill=\"{c}\"><title>{} {:+.1} ± {:.1}</title></circle>",
-            left - 10.0,
-            y + 4.0,
-            escape(&summary.names[i]),
-            x(e - err),
-            x(e + err),
-            y - 6.0,
-            y + 6.0,
-            x(e),
-            escape(&summary.names[i]),
-            e,
-            err
+            "<text x=\"{label_x:.1}\" y=\"{label_y:.1}\" text-anchor=\"end\">{name}</text>\
+             <line x1=\"{lx:.1}\" y1=\"{y:.1}\" x2=\"{hx:.1}\" y2=\"{y:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+             <line x1=\"{lx:.1}\" y1=\"{y0:.1}\" x2=\"{lx:.1}\" y2=\"{y1:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+             <line x1=\"{hx:.1}\" y1=\"{y0:.1}\" x2=\"{hx:.1}\" y2=\"{y1:.1}\" stroke=\"{c}\" stroke-width=\"2\"/>\
+             <circle cx=\"{cx:.1}\" cy=\"{y:.1}\" r=\"5\" fill=\"{c}\"><title>{name} {e:+.1} ± {err:.1}</title></circle>"
         );
     }
     s.push_str("</svg>\n");
@@ -290,7 +282,7 @@ fn games_table(summary: &Summary, prefix: &str, s: &mut String) {
             escape(&g.reason.to_string())
         } else {
             format!(
-                "<span title=\"{}\">{} ⓘ</span>",
+                "<span class=\"det\" title=\"{}\">{}</span>",
                 escape(&g.detail),
                 escape(&g.reason.to_string())
             )
