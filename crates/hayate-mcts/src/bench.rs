@@ -24,6 +24,40 @@ pub fn bench_positions() -> Vec<Position> {
         .collect()
 }
 
+/// CPU time (user + system) this process has used, from `/proc/self/stat` (Linux; `None`
+/// elsewhere). On a shared machine, work per CPU second is steadier than per wall second.
+pub fn process_cpu_time() -> Option<Duration> {
+    let stat = std::fs::read_to_string("/proc/self/stat").ok()?;
+    // Fields after the command name (which is in parentheses and may hold spaces).
+    let rest = stat.rsplit_once(')')?.1;
+    let f: Vec<&str> = rest.split_whitespace().collect();
+    let utime: u64 = f.get(11)?.parse().ok()?;
+    let stime: u64 = f.get(12)?.parse().ok()?;
+    // Linux reports clock ticks of 1/100 s (USER_HZ) on every mainstream configuration.
+    Some(Duration::from_millis((utime + stime) * 10))
+}
+
+/// Network throughput over batches of `batch` for about `duration`: positions per wall-clock
+/// second, and per CPU second when the CPU time can be read.
+///
+/// # Errors
+/// The backend's message when inference fails.
+pub fn network_throughput_cpu(
+    backend: &mut dyn Backend,
+    batch: usize,
+    duration: Duration,
+) -> Result<(f64, Option<f64>), String> {
+    let cpu0 = process_cpu_time();
+    let t = Instant::now();
+    let wall = network_throughput(backend, batch, duration)?;
+    let done = wall * t.elapsed().as_secs_f64();
+    let cpu = match (cpu0, process_cpu_time()) {
+        (Some(a), Some(b)) if b > a => Some(done / (b - a).as_secs_f64()),
+        _ => None,
+    };
+    Ok((wall, cpu))
+}
+
 /// Network throughput: positions per second over batches of `batch` for about `duration`.
 ///
 /// # Errors

@@ -91,6 +91,28 @@ fn tiny_resnet_matches_onnxruntime_in_one_batch_and_one_by_one() {
 }
 
 #[test]
+fn padded_and_symbolic_batches_agree() {
+    // Five positions run on the 8-position plan (padded) and on the symbolic-batch plan.
+    let exp = expected();
+    let mut fixed = TractBackend::load(&data("tiny_resnet.onnx")).expect("load");
+    let mut symbolic = TractBackend::load(&data("tiny_resnet.onnx"))
+        .expect("load")
+        .symbolic_only();
+    for b in [&mut fixed as &mut dyn Backend, &mut symbolic] {
+        let mut batch = Batch::new(5);
+        for e in &exp[..5] {
+            batch
+                .push(&Position::from_sfen(&e.sfen).expect("sfen"))
+                .expect("room");
+        }
+        b.evaluate(&mut batch).expect("run");
+        for (i, e) in exp[..5].iter().enumerate() {
+            check(&batch, i, e);
+        }
+    }
+}
+
+#[test]
 fn missing_or_wrong_files_are_errors_not_crashes() {
     let e = TractBackend::load(&data("no-such-model.onnx")).expect_err("missing file");
     assert!(e.to_string().contains("no-such-model.onnx"), "{e}");
