@@ -31,6 +31,8 @@ enum Command {
     Convert(cmd::convert::Args),
     /// Play on a CSA protocol server (floodgate, championships).
     Csa(cmd::csa::Args),
+    /// Matches and leagues between USI engines: ratings, SPRT, records, an HTML report.
+    Match(cmd::arena::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -44,5 +46,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Dataset(a)) => cmd::dataset::run(a),
         Some(Command::Convert(a)) => cmd::convert::run(a),
         Some(Command::Csa(a)) => cmd::csa::run(a),
+        Some(Command::Match(a)) => cmd::arena::run(a),
     }
 }
