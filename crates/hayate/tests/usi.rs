@@ -275,3 +275,52 @@ fn multipv_and_declaration_and_resign() {
     assert_eq!(e.bestmove(Duration::from_secs(5)).0, "resign");
     e.quit();
 }
+
+#[test]
+fn nnue_loads_at_isready_and_plays() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("hayate-usi-nnue-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("nn.bin");
+    std::fs::write(
+        &net,
+        hayate_eval::nnue::random_net_bytes(&hayate_eval::nnue::RandomNetParams::default()),
+    )
+    .unwrap();
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until(Duration::from_secs(5), |l| l == "usiok");
+    // A missing file: a clear info string, and the engine stays up.
+    e.send("setoption name EvalType value nnue");
+    e.send("setoption name EvalFile value /no/such/dir/nn.bin");
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string") && l.contains("/no/such/dir/nn.bin")),
+        "{lines:?}"
+    );
+    // The real file, through EvalDir + EvalFile.
+    e.send(&format!("setoption name EvalDir value {}", dir.display()));
+    e.send("setoption name EvalFile value nn.bin");
+    let t0 = Instant::now();
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    eprintln!("nnue isready took {:?}", t0.elapsed());
+    e.send("position startpos moves 2g2f");
+    e.send("go depth 4");
+    let (m, _, _) = e.bestmove(Duration::from_secs(10));
+    assert!(
+        Position::from_usi_position("startpos moves 2g2f")
+            .unwrap()
+            .parse_usi_move(&m)
+            .is_ok()
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
