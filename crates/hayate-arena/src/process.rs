@@ -181,6 +181,10 @@ impl EngineProcess {
                 _ => {}
             }
         }
+        // The arena never ponders; say so, as GUIs do, unless the engines file sets it.
+        if !cfg.options.iter().any(|(n, _)| n == "USI_Ponder") {
+            e.send("setoption name USI_Ponder value false")?;
+        }
         for (n, v) in &cfg.options {
             e.send(&format!("setoption name {n} value {v}"))?;
         }
