@@ -1,6 +1,8 @@
 //! Playouts per second and network positions per second for an ONNX model on tract.
 //!
-//! `cargo run --release -p hayate-mcts --example mcts_bench -- MODEL.onnx [threads] [batch] [playouts] [--symbolic]`
+//! `cargo run --release -p hayate-mcts --example mcts_bench -- MODEL.onnx [threads] [batch] [playouts] [--symbolic] [--ort]`
+//!
+//! `--ort` runs the search on ONNX Runtime (build with `--features ort`, set `ORT_DYLIB_PATH`).
 
 use hayate_core::player::Player;
 use hayate_mcts::bench::{network_throughput_cpu, process_cpu_time, search_speed};
@@ -42,6 +44,15 @@ fn main() -> Result<(), String> {
         ("DNN_Batch_Size", batch.to_string()),
         ("Mate_Root_Search", "false".to_string()),
         ("PV_Interval", "0".to_string()),
+        (
+            "DNN_Backend",
+            if args.iter().any(|a| a == "--ort") {
+                "ort"
+            } else {
+                "tract"
+            }
+            .to_string(),
+        ),
     ] {
         p.set_option(k, &v)?;
     }

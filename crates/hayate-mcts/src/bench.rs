@@ -86,12 +86,16 @@ pub fn network_throughput(
 }
 
 /// Search speed: the player searches each bench position for `playouts` playouts from a fresh
-/// tree; returns (total playouts, total time).
+/// tree; returns (total playouts, total time). One untimed search first lets the backend make
+/// its plans (tract compiles one per batch size on first use).
 pub fn search_speed(player: &mut MctsPlayer, playouts: u64) -> (u64, Duration) {
     let limits = Limits {
         nodes: Some(playouts),
         ..Limits::default()
     };
+    if let Ok(pos) = Position::from_sfen(BENCH_SFENS[3]) {
+        player.think(&pos, &limits, &Signals::new(), &mut |_| {});
+    }
     let mut total = 0;
     let mut time = Duration::ZERO;
     for pos in bench_positions() {

@@ -34,7 +34,7 @@ impl OrtBackend {
         let session = std::panic::catch_unwind(|| {
             Session::builder()
                 .and_then(|b| b.with_intra_threads(1))
-                .and_then(|mut b| b.commit_from_file(path))
+                .and_then(|b| b.commit_from_file(path))
         });
         let session = match session {
             Ok(Ok(s)) => s,
