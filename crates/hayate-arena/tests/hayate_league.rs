@@ -2,23 +2,29 @@
 //! KKPEE9 at byoyomi 20, material at byoyomi 20), killed part-way (its results file torn in the
 //! middle of a line), resumed to the end, rated, and reported.
 //!
-//! The engine is the `hayate` binary. Build it first:
-//! `CARGO_TARGET_DIR=/work/main/target-arena cargo build --release -p hayate`; or point
-//! `HAYATE_BIN` at any build. Without it the test says so and passes without playing.
+//! The engine is the `hayate` binary (`cargo test --workspace` builds it; alone, build it with
+//! `cargo build --release -p hayate`, or point `HAYATE_BIN` at any build). Without it the test
+//! says so and passes without playing.
 
 use std::path::PathBuf;
 
 use hayate_arena::{EngineConfig, League, TimeControl, Timeouts, report, run};
 
+/// The `hayate` binary: `HAYATE_BIN`, else the one beside this test's own target folder (so
+/// `cargo test --workspace`, which builds it, finds it in any target dir), else target-arena.
 fn engine_path() -> Option<PathBuf> {
-    let p = match std::env::var_os("HAYATE_BIN") {
-        Some(p) => PathBuf::from(p),
-        None => PathBuf::from(concat!(
-            env!("CARGO_MANIFEST_DIR"),
-            "/../../target-arena/release/hayate"
-        )),
-    };
-    p.is_file().then_some(p)
+    if let Some(p) = std::env::var_os("HAYATE_BIN") {
+        return Some(PathBuf::from(p)).filter(|p| p.is_file());
+    }
+    // This test runs from <target>/<profile>/deps/; the binary is <target>/<profile>/hayate.
+    let beside = std::env::current_exe()
+        .ok()
+        .and_then(|exe| Some(exe.parent()?.parent()?.join("hayate")));
+    let fallback = PathBuf::from(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../../target-arena/release/hayate"
+    ));
+    beside.into_iter().chain([fallback]).find(|p| p.is_file())
 }
 
 #[test]
