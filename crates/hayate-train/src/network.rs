@@ -142,7 +142,7 @@ impl Network for Gmlp {
     const FAMILY: &'static str = "gmlp";
 
     fn init(config: &GmlpConfig, device: &Device) -> Result<Gmlp, TrainError> {
-        if config.d_ffn < 2 || config.d_ffn % 2 != 0 || config.d_model == 0 {
+        if config.d_ffn < 2 || !config.d_ffn.is_multiple_of(2) || config.d_model == 0 {
             return Err(TrainError::Config(
                 "gMLP needs d_model > 0 and an even d_ffn".into(),
             ));

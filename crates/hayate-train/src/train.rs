@@ -125,6 +125,9 @@ pub struct TrainSummary {
 ///
 /// # Errors
 /// On I/O errors, too little data, a bad config, or a diverged loss.
+// Each argument has its own role (what, how, on which data, where, on which device, for how
+// long, who is told); a struct bundling them would only move the list.
+#[allow(clippy::too_many_arguments)]
 pub fn train<N: Network>(
     model_config: &N::Config,
     cfg: &TrainConfig,
@@ -290,15 +293,14 @@ fn accuracies(
     };
     let mut hits = 0usize;
     let (mut vhits, mut decided) = (0usize, 0usize);
-    for i in 0..n {
+    for (i, (&v, &r)) in values.iter().zip(&batch.result).take(n).enumerate() {
         let range = i * policy_len..(i + 1) * policy_len;
         if argmax(&logits[range.clone()]) == argmax(&batch.policy[range]) {
             hits += 1;
         }
-        let r = batch.result[i];
         if r != 0.5 {
             decided += 1;
-            if (values[i] > 0.0) == (r > 0.5) {
+            if (v > 0.0) == (r > 0.5) {
                 vhits += 1;
             }
         }

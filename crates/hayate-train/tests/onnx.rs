@@ -48,7 +48,10 @@ fn trained(name: &str) -> DlshogiNet {
     l.model
 }
 
-fn io_names(bytes: &[u8]) -> (Vec<(String, Vec<String>)>, Vec<(String, Vec<String>)>) {
+/// A declared graph input or output: name and dimensions (numbers or symbols) as text.
+type Io = (String, Vec<String>);
+
+fn io_names(bytes: &[u8]) -> (Vec<Io>, Vec<Io>) {
     let model = decode(bytes).unwrap();
     let graph = model
         .iter()

@@ -11,9 +11,9 @@
 //!   2187 dlshogi labels class-major, of which the 1496 compact labels are kept;
 //! - value: mean over tokens, `d_model → 256`, GELU, `256 → 1` (a logit).
 //!
-//! Parameters ([`GmlpConfig::param_count`]): `48·d + 95·d + L·(d·f + f + 95² + 95 + f/2·d + d)
-//! + 27·d + 27 + d·256 + 256 + 257` with `d = d_model`, `f = d_ffn`, `L` blocks; the default
-//! 12 blocks of 256/512 have 2,587,548.
+//! Parameters ([`GmlpConfig::param_count`]), with `d = d_model`, `f = d_ffn`, `L` blocks:
+//! `48·d + 95·d + L·(d·f + f + 95² + 95 + f/2·d + d) + 27·d + 27 + d·256 + 256 + 257`;
+//! the default 12 blocks of 256/512 have 2,587,548.
 
 use super::PolicyValue;
 use burn::module::{Module, Param};

@@ -14,8 +14,9 @@
 //! of the effects (mean over the 162 outputs).
 //!
 //! Parameters ([`NoviceConfig::param_count`]), with `C` channels, `N` blocks, `r` the SE
-//! reduction: `85·9·C + 2C + N·(18C² + 4C + 2C²/r) + 27C + 2187 + 27C + 54 + 2187·256 + 256
-//! + 256·3 + 3 + 3C + 3 + 2C + 2`; 12×256 (r = 8) has 15,139,273.
+//! reduction: stem `85·9·C + 2C`, blocks `N·(18C² + 4C + 2C²/r)`, policy `27C + 2187`, value
+//! `27C + 54 + 2187·256 + 256 + 256·3 + 3`, declaration `3C + 3`, effects `2C + 2`;
+//! 12×256 (r = 8) has 15,139,273.
 
 use super::PolicyValue;
 use super::activation::Activation;

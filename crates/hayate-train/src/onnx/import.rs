@@ -344,7 +344,7 @@ pub fn import_dlshogi(
 ) -> Result<(DlshogiNet, DlshogiNetConfig), TrainError> {
     let g = parse_graph(bytes)?;
     let convs: Vec<&Node> = g.nodes.iter().filter(|n| n.op == "Conv").collect();
-    if convs.len() < 5 || (convs.len() - 5) % 2 != 0 {
+    if convs.len() < 5 || !(convs.len() - 5).is_multiple_of(2) {
         return Err(err(format!(
             "{} convolutions: not a dlshogi ResNet (expected 5 + 2 per block)",
             convs.len()
