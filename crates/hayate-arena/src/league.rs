@@ -50,6 +50,8 @@ pub struct League {
     pub progress: bool,
     /// Stop after this many new games (to split a run; the rest is played on the next run).
     pub max_new_games: Option<u64>,
+    /// Log every engine's USI traffic to `<out_dir>/logs/w<worker>-<engine>.log`.
+    pub log_traffic: bool,
 }
 
 impl League {
@@ -67,6 +69,7 @@ impl League {
             timeouts: Timeouts::default(),
             progress: false,
             max_new_games: None,
+            log_traffic: false,
         }
     }
 
@@ -151,6 +154,13 @@ pub fn run(league: &League) -> Result<RunOutcome, ArenaError> {
         if tc.is_zero() && e.go_extra.is_empty() {
             return Err(ArenaError::NoTime(e.name.clone()));
         }
+    }
+    if league.log_traffic {
+        let logs = league.out_dir.join("logs");
+        std::fs::create_dir_all(&logs).map_err(|source| ArenaError::Io {
+            path: logs.clone(),
+            source,
+        })?;
     }
     let games_dir = league.out_dir.join("games");
     std::fs::create_dir_all(&games_dir).map_err(|source| ArenaError::Io {
@@ -242,10 +252,10 @@ fn play_pending(
     let mut played = 0usize;
     let mut write_error = None;
     std::thread::scope(|scope| {
-        for _ in 0..workers {
+        for w in 0..workers {
             let tx = tx.clone();
             let (queue, stop, fatal) = (&queue, &stop, &fatal);
-            scope.spawn(move || worker(league, schedule, openings, queue, stop, fatal, tx));
+            scope.spawn(move || worker(w, league, schedule, openings, queue, stop, fatal, tx));
         }
         drop(tx);
         for (p, game) in rx {
@@ -347,7 +357,9 @@ fn record_game(
     Ok(())
 }
 
+#[allow(clippy::too_many_arguments)]
 fn worker(
+    worker_index: usize,
     league: &League,
     schedule: &Schedule,
     openings: &[Opening],
@@ -380,7 +392,15 @@ fn worker(
                     .map(|&(i, c)| {
                         let cfg = &league.engines[i];
                         let t = league.timeouts;
-                        (i, c, sc.spawn(move || EngineProcess::start(cfg, t)))
+                        let log = league.log_traffic.then(|| {
+                            league
+                                .out_dir
+                                .join("logs")
+                                .join(format!("w{worker_index}-{}.log", cfg.name))
+                        });
+                        let h =
+                            sc.spawn(move || EngineProcess::start_logged(cfg, t, log.as_deref()));
+                        (i, c, h)
                     })
                     .collect();
                 handles

@@ -109,6 +109,20 @@ pub struct EngineProcess {
     id_name: String,
     timeouts: Timeouts,
     dead: bool,
+    log: Option<TrafficLog>,
+    t0: Instant,
+}
+
+/// A USI traffic log shared by the arena (lines sent) and the reader thread (lines received).
+type TrafficLog = std::sync::Arc<std::sync::Mutex<std::io::BufWriter<std::fs::File>>>;
+
+fn log_line(log: &Option<TrafficLog>, t0: Instant, dir: char, line: &str) {
+    if let Some(l) = log
+        && let Ok(mut w) = l.lock()
+    {
+        let _ = writeln!(w, "{:>9.3} {dir} {line}", t0.elapsed().as_secs_f64());
+        let _ = w.flush();
+    }
 }
 
 impl EngineProcess {
@@ -117,6 +131,29 @@ impl EngineProcess {
     /// # Errors
     /// [`EngineError`] when it cannot start, times out, or exits.
     pub fn start(cfg: &EngineConfig, timeouts: Timeouts) -> Result<EngineProcess, EngineError> {
+        EngineProcess::start_logged(cfg, timeouts, None)
+    }
+
+    /// As [`EngineProcess::start`], appending every line sent (`<`) and received (`>`), with
+    /// seconds since the start, to `log` when given. A log that cannot be opened is skipped.
+    ///
+    /// # Errors
+    /// As [`EngineProcess::start`].
+    pub fn start_logged(
+        cfg: &EngineConfig,
+        timeouts: Timeouts,
+        log: Option<&std::path::Path>,
+    ) -> Result<EngineProcess, EngineError> {
+        let t0 = Instant::now();
+        let log: Option<TrafficLog> = log.and_then(|p| {
+            std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(p)
+                .ok()
+                .map(|f| std::sync::Arc::new(std::sync::Mutex::new(std::io::BufWriter::new(f))))
+        });
+        log_line(&log, t0, '#', &format!("start {}", cfg.path.display()));
         let mut cmd = Command::new(&cfg.path);
         cmd.args(&cfg.args)
             .stdin(Stdio::piped())
@@ -144,6 +181,7 @@ impl EngineProcess {
             }
         };
         let (tx, rx) = channel();
+        let reader_log = log.clone();
         std::thread::spawn(move || {
             let mut r = BufReader::new(stdout);
             let mut buf = Vec::new();
@@ -156,6 +194,7 @@ impl EngineProcess {
                     }
                     Ok(_) => {
                         let s = String::from_utf8_lossy(&buf).trim_end().to_string();
+                        log_line(&reader_log, t0, '>', &s);
                         if tx.send(Line::Text(s)).is_err() {
                             return;
                         }
@@ -171,6 +210,8 @@ impl EngineProcess {
             id_name: String::new(),
             timeouts,
             dead: false,
+            log,
+            t0,
         };
         e.send("usi")?;
         let deadline = Instant::now() + Duration::from_millis(timeouts.usi_ms);
@@ -212,6 +253,7 @@ impl EngineProcess {
     /// # Errors
     /// [`EngineError::Write`] when the engine's stdin is closed.
     pub fn send(&mut self, line: &str) -> Result<(), EngineError> {
+        log_line(&self.log, self.t0, '<', line);
         let r = writeln!(self.stdin, "{line}").and_then(|_| self.stdin.flush());
         r.map_err(|source| {
             self.dead = true;

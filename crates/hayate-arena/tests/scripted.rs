@@ -58,8 +58,18 @@ fn every_ending_is_adjudicated_and_engines_are_restarted() {
     l.format = Format::Gauntlet;
     l.games_per_pair = 2;
     l.concurrency = 2;
+    l.log_traffic = true;
     let out = run(&l).unwrap();
     assert_eq!(out.played, 10);
+    // The traffic logs show what the arena sent and read.
+    let logs: Vec<String> = std::fs::read_dir(l.out_dir.join("logs"))
+        .unwrap()
+        .map(|e| std::fs::read_to_string(e.unwrap().path()).unwrap())
+        .collect();
+    assert!(
+        logs.iter()
+            .any(|t| t.contains("< go ") && t.contains("> bestmove 1a1b"))
+    );
     let s = &out.summary;
     // Game 2k: the resigner is Black and resigns at once; game 2k+1: the other engine is Black.
     for g in &s.games {

@@ -91,6 +91,9 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+    /// Log every engine's USI traffic to `<out>/logs/`.
+    #[arg(long)]
+    log: bool,
 }
 
 /// Runs (or resumes) the event, prints the ratings, and writes the report.
@@ -161,6 +164,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         },
         progress: !a.quiet,
         max_new_games: None,
+        log_traffic: a.log,
     };
     let t0 = std::time::Instant::now();
     let outcome = run_league(&league)?;
