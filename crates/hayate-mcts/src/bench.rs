@@ -86,8 +86,9 @@ pub fn network_throughput(
 }
 
 /// Search speed: the player searches each bench position for `playouts` playouts from a fresh
-/// tree; returns (total playouts, total time). One untimed search first lets the backend make
-/// its plans (tract compiles one per batch size on first use).
+/// tree and an empty NN cache (transpositions within one search still hit it); returns (total
+/// playouts, total time). One untimed search first lets the backend make its plans (tract
+/// compiles one per batch size on first use).
 pub fn search_speed(player: &mut MctsPlayer, playouts: u64) -> (u64, Duration) {
     let limits = Limits {
         nodes: Some(playouts),
@@ -100,6 +101,7 @@ pub fn search_speed(player: &mut MctsPlayer, playouts: u64) -> (u64, Duration) {
     let mut time = Duration::ZERO;
     for pos in bench_positions() {
         player.new_game();
+        player.clear_cache();
         player.think(&pos, &limits, &Signals::new(), &mut |_| {});
         let r = player.last_report();
         total += r.playouts;

@@ -135,6 +135,13 @@ impl MctsPlayer {
         self.tree.as_ref().map(Tree::root)
     }
 
+    /// Forgets the network answers kept in the NN cache (benchmarks that must not hit it).
+    pub fn clear_cache(&mut self) {
+        if let Some(c) = &self.cache {
+            c.clear();
+        }
+    }
+
     /// What the last search did.
     pub fn last_report(&self) -> &SearchReport {
         &self.report
