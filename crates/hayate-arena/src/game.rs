@@ -80,6 +80,21 @@ pub enum EndReason {
     AdjudicatedDraw,
 }
 
+impl EndReason {
+    /// Whether the ending is an engine's fault rather than play: a crash, a hang, a time loss,
+    /// an illegal move or a false declaration.
+    pub fn is_engine_fault(self) -> bool {
+        matches!(
+            self,
+            EndReason::Crash
+                | EndReason::Hang
+                | EndReason::TimeLoss
+                | EndReason::IllegalMove
+                | EndReason::IllegalDeclaration
+        )
+    }
+}
+
 impl fmt::Display for EndReason {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         let s = match self {

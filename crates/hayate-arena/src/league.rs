@@ -172,9 +172,9 @@ pub fn run(league: &League) -> Result<RunOutcome, ArenaError> {
     let names = league.names();
     let mut done = std::collections::HashSet::new();
     for e in &results.entries {
-        let ok = schedule
-            .game(e.id)
-            .is_some_and(|p| names[p.black] == e.black && names[p.white] == e.white);
+        let ok = schedule.game(e.id).is_some_and(|p| {
+            names[p.black] == e.black && names[p.white] == e.white && p.opening == e.opening
+        });
         if !ok {
             return Err(ArenaError::ForeignResults {
                 path: results_path,
@@ -269,6 +269,13 @@ fn play_pending(
             }
             played += 1;
             bar.inc(1);
+            if game.reason.is_engine_fault() {
+                // Shown above the bar as it happens; the summary lists them all again.
+                bar.println(format!(
+                    "game {}: {} - {}: {}: {}",
+                    p.id, names[p.black], names[p.white], game.reason, game.detail
+                ));
+            }
             if let Format::Sprt(params) = league.format {
                 let s = summarize(names, &results.entries, Some(params));
                 if let Some((_, llr, _)) = s.sprt {

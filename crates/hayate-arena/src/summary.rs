@@ -135,6 +135,21 @@ impl Summary {
                 );
             }
         }
+        let faults: Vec<&GameEntry> = self
+            .games
+            .iter()
+            .filter(|g| g.reason.is_engine_fault())
+            .collect();
+        if !faults.is_empty() {
+            let _ = writeln!(s, "\n{} games ended by an engine fault:", faults.len());
+            for g in faults {
+                let _ = writeln!(
+                    s,
+                    "  game {} ({} - {}): {}: {}",
+                    g.id, g.black, g.white, g.reason, g.detail
+                );
+            }
+        }
         if let Some((p, llr, d)) = self.sprt {
             let _ = writeln!(
                 s,
@@ -225,6 +240,16 @@ mod tests {
         assert_eq!(s.ranking(), vec![0, 1]);
         assert_eq!(s.score_history[0].last(), Some(&(4, 0.875)));
         assert!(s.text().contains("3/1/0"));
+        assert!(!s.text().contains("engine fault"));
+        let mut crashed = games.clone();
+        crashed[0].reason = EndReason::Crash;
+        crashed[0].detail = "engine \"b\": exited".into();
+        let t = summarize(&names, &crashed, None).text();
+        assert!(t.contains("1 games ended by an engine fault:"), "{t}");
+        assert!(
+            t.contains("game 0 (a - b): crash: engine \"b\": exited"),
+            "{t}"
+        );
         assert!(s.game_lines().starts_with("[0] a - b  1-0"));
         assert!(s.sprt.is_some());
     }
