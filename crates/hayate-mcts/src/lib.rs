@@ -31,6 +31,7 @@ pub mod node;
 pub mod ort_backend;
 pub mod params;
 pub mod player;
+pub mod pv_mate;
 pub mod report;
 pub mod search;
 pub mod select;

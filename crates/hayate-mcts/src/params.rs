@@ -56,6 +56,10 @@ pub struct SearchParams {
     pub root_mate_nodes: u64,
     /// df-pn table size (MiB).
     pub root_mate_hash_mb: usize,
+    /// PV-mate threads (`PV_Mate_Search_Threads`, 0 = off).
+    pub pv_mate_threads: usize,
+    /// df-pn node limit per PV position (`PV_Mate_Search_Nodes`).
+    pub pv_mate_nodes: u64,
     /// Keep the subtree of the moves played between searches (`ReuseSubtree`).
     pub reuse_subtree: bool,
 }
@@ -86,6 +90,8 @@ impl Default for SearchParams {
             root_mate: true,
             root_mate_nodes: 1_000_000,
             root_mate_hash_mb: 64,
+            pv_mate_threads: 0,
+            pv_mate_nodes: 500_000,
             reuse_subtree: true,
         }
     }

@@ -330,6 +330,13 @@ impl Player for MctsPlayer {
             spin("DfPn_Hash", p.root_mate_hash_mb as i64, 1, 4096),
             spin("Mate_Leaf_Depth", p.leaf_mate_depth as i64, 0, 15),
             spin("Mate_Leaf_Nodes", p.leaf_mate_nodes as i64, 1, 10_000_000),
+            spin("PV_Mate_Search_Threads", p.pv_mate_threads as i64, 0, 256),
+            spin(
+                "PV_Mate_Search_Nodes",
+                p.pv_mate_nodes as i64,
+                0,
+                10_000_000,
+            ),
             check("ReuseSubtree", p.reuse_subtree),
             spin(
                 "Resign_Threshold",
@@ -410,6 +417,8 @@ impl Player for MctsPlayer {
             "DfPn_Hash" => p.root_mate_hash_mb = parse_num(name, value, 1, 1 << 20)?,
             "Mate_Leaf_Depth" => p.leaf_mate_depth = parse_num(name, value, 0, 15)?,
             "Mate_Leaf_Nodes" => p.leaf_mate_nodes = parse_num(name, value, 1, u64::MAX)?,
+            "PV_Mate_Search_Threads" => p.pv_mate_threads = parse_num(name, value, 0, 256)?,
+            "PV_Mate_Search_Nodes" => p.pv_mate_nodes = parse_num(name, value, 0, 100_000_000)?,
             "ReuseSubtree" => p.reuse_subtree = parse_bool(name, value)?,
             "Resign_Threshold" => {
                 self.resign_threshold = parse_num::<u32>(name, value, 0, 1000)? as f64 / 1000.0
@@ -533,6 +542,7 @@ impl Player for MctsPlayer {
         let interval = Duration::from_millis(self.pv_interval_ms);
         let mut last_info = t0;
         let start_playouts = root.n();
+        let checked = crate::pv_mate::Checked::default();
         std::thread::scope(|s| {
             for i in 0..self.params.threads.max(1) {
                 shared.running.fetch_add(1, Ordering::AcqRel);
@@ -548,6 +558,17 @@ impl Player for MctsPlayer {
                 // No thread could start: search on this one.
                 shared.running.fetch_add(1, Ordering::AcqRel);
                 shared.worker();
+            }
+            let checked = &checked;
+            for i in 0..self.params.pv_mate_threads {
+                let shared = &shared;
+                let (nodes, hash) = (self.params.pv_mate_nodes, 16);
+                // A PV-mate thread that cannot start only means fewer proofs.
+                let _ = std::thread::Builder::new()
+                    .name(format!("mcts-pvmate-{i}"))
+                    .spawn_scoped(s, move || {
+                        crate::pv_mate::pv_mate_thread(shared, checked, nodes, hash)
+                    });
             }
             if self.params.root_mate {
                 let (shared, root_mate, dfpn_done) = (&shared, &root_mate, &dfpn_done);

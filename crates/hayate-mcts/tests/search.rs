@@ -241,6 +241,28 @@ fn root_df_pn_finds_what_the_leaf_search_cannot() {
 }
 
 #[test]
+fn pv_mate_threads_prove_what_the_leaves_cannot() {
+    // Leaves see mate in 1 only and the root df-pn is off: the PV-mate thread's df-pn on the
+    // positions after the opponent's replies proves the mate in 5.
+    let mut p = player(false, 1, 8);
+    p.set_option("Mate_Leaf_Depth", "1").expect("option");
+    p.set_option("PV_Mate_Search_Threads", "1").expect("option");
+    p.set_option("PV_Mate_Search_Nodes", "20000")
+        .expect("option");
+    let pos = Position::from_sfen(MATE5).expect("sfen");
+    let limits = Limits {
+        movetime: Some(Duration::from_secs(20)),
+        ..Limits::default()
+    };
+    let b = think(&mut p, &pos, &limits);
+    let m = is_move(&b, &pos).expect("a move");
+    let r = p.last_report();
+    assert_eq!(r.proven, Some(true), "{r:?}");
+    assert!(r.elapsed < Duration::from_secs(15), "{r:?}");
+    assert!(starts_mate(&pos, m, 5), "{} does not mate", m.to_usi());
+}
+
+#[test]
 fn declaration_and_no_move_need_no_search() {
     let mut p = player(false, 1, 8);
     let pos = Position::from_sfen("4K4/1RBGGSS2/PPPPPPPPP/9/9/9/9/9/4k4 b RB 1").expect("sfen");
