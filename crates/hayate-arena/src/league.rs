@@ -16,6 +16,7 @@ use crate::config::EngineConfig;
 use crate::game::{GameRules, PlayedGame, Side, forfeit, play_game};
 use crate::openings::Opening;
 use crate::process::{EngineError, EngineProcess, Timeouts};
+use crate::rating::Wdl;
 use crate::results::{GameEntry, ResultsError, ResultsFile};
 use crate::schedule::{Format, Pairing, Schedule, ScheduleError};
 use crate::sprt::SprtDecision;
@@ -190,19 +191,31 @@ pub fn run(league: &League) -> Result<RunOutcome, ArenaError> {
         Format::Sprt(p) => Some(p),
         _ => None,
     };
-    let decided = |entries: &[GameEntry]| {
-        sprt.is_some_and(|_| {
-            summarize(&names, entries, sprt)
-                .sprt
-                .is_some_and(|(_, _, d)| d != SprtDecision::Continue)
-        })
-    };
-    let pending: Vec<u64> = (0..schedule.total())
-        .filter(|id| !done.contains(id))
-        .collect();
+    // Engine 0's W/D/L against engine 1, kept up to date for the SPRT stop.
+    let mut wdl = Wdl::default();
+    for e in &results.entries {
+        add_to_first(&mut wdl, &names, e);
+    }
+    let decided = |w: Wdl| sprt.is_some_and(|p| p.decide(w) != SprtDecision::Continue);
+    let remaining = schedule.total().saturating_sub(done.len() as u64);
     let mut played = 0usize;
-    if !pending.is_empty() && !decided(&results.entries) && league.max_new_games != Some(0) {
-        played = play_pending(league, &schedule, &pending, &mut results, &names, &decided)?;
+    if remaining > 0 && !decided(wdl) && league.max_new_games != Some(0) {
+        // Lazily: an SPRT cap may be large.
+        let cap = league.max_new_games.unwrap_or(u64::MAX).min(remaining);
+        let pending = (0..schedule.total())
+            .filter(move |id| !done.contains(id))
+            .take(usize::try_from(cap).unwrap_or(usize::MAX));
+        played = play_pending(
+            league,
+            &schedule,
+            PendingGames {
+                ids: Box::new(pending),
+                count: cap,
+            },
+            &mut results,
+            &names,
+            (wdl, &decided),
+        )?;
     }
     let summary = summarize(&names, &results.entries, sprt);
     Ok(RunOutcome {
@@ -212,27 +225,50 @@ pub fn run(league: &League) -> Result<RunOutcome, ArenaError> {
     })
 }
 
+/// The games still to play, in order, and how many there are.
+struct PendingGames<'a> {
+    ids: Box<dyn Iterator<Item = u64> + Send + 'a>,
+    count: u64,
+}
+
+/// Adds a stored game to engine 0's W/D/L against engine 1 (other pairs are ignored).
+fn add_to_first(wdl: &mut Wdl, names: &[String], e: &GameEntry) {
+    if names.len() < 2 {
+        return;
+    }
+    let first_points = if e.black == names[0] && e.white == names[1] {
+        e.result.black_points()
+    } else if e.black == names[1] && e.white == names[0] {
+        1.0 - e.result.black_points()
+    } else {
+        return;
+    };
+    if first_points > 0.75 {
+        wdl.wins += 1;
+    } else if first_points < 0.25 {
+        wdl.losses += 1;
+    } else {
+        wdl.draws += 1;
+    }
+}
+
 fn play_pending(
     league: &League,
     schedule: &Schedule,
-    pending: &[u64],
+    pending: PendingGames<'_>,
     results: &mut ResultsFile,
     names: &[String],
-    decided: &dyn Fn(&[GameEntry]) -> bool,
+    (mut wdl, decided): (Wdl, &dyn Fn(Wdl) -> bool),
 ) -> Result<usize, ArenaError> {
-    // `max_new_games` caps what is handed out, so the count is exact with several workers.
-    let cap = league.max_new_games.map_or(pending.len(), |m| {
-        usize::try_from(m).unwrap_or(usize::MAX).min(pending.len())
-    });
-    let pending = &pending[..cap];
-    let queue = Mutex::new(pending.iter().copied());
+    let total = pending.count;
+    let queue = Mutex::new(pending.ids);
     let stop = AtomicBool::new(false);
     let fatal: Mutex<Option<String>> = Mutex::new(None);
     // A rendezvous channel: a worker waits until its game is taken, so workers never run ahead of
     // the results file and the SPRT stop (at most one game per worker finishes after it).
     let (tx, rx) = sync_channel::<(Pairing, PlayedGame)>(0);
     let bar = if league.progress {
-        indicatif::ProgressBar::new(pending.len() as u64)
+        indicatif::ProgressBar::new(total)
     } else {
         indicatif::ProgressBar::hidden()
     };
@@ -248,7 +284,10 @@ fn play_pending(
     } else {
         &league.openings
     };
-    let workers = league.concurrency.max(1).min(pending.len());
+    let workers = league
+        .concurrency
+        .max(1)
+        .min(usize::try_from(total).unwrap_or(usize::MAX));
     let mut played = 0usize;
     let mut write_error = None;
     std::thread::scope(|scope| {
@@ -276,22 +315,23 @@ fn play_pending(
                     p.id, names[p.black], names[p.white], game.reason, game.detail
                 ));
             }
+            if let Some(last) = results.entries.last() {
+                add_to_first(&mut wdl, names, last);
+            }
             if let Format::Sprt(params) = league.format {
-                let s = summarize(names, &results.entries, Some(params));
-                if let Some((_, llr, _)) = s.sprt {
-                    bar.set_message(format!(
-                        "LLR {llr:.2} [{:.2}, {:.2}]",
-                        params.lower_bound(),
-                        params.upper_bound()
-                    ));
-                }
+                bar.set_message(format!(
+                    "LLR {:.2} [{:.2}, {:.2}]",
+                    params.llr(wdl),
+                    params.lower_bound(),
+                    params.upper_bound()
+                ));
             } else {
                 bar.set_message(format!(
                     "last: {} - {} {:?} ({})",
                     game.record.players[0], game.record.players[1], game.result, game.reason
                 ));
             }
-            if decided(&results.entries) {
+            if decided(wdl) {
                 stop.store(true, Ordering::SeqCst);
             }
         }
@@ -370,7 +410,7 @@ fn worker(
     league: &League,
     schedule: &Schedule,
     openings: &[Opening],
-    queue: &Mutex<std::iter::Copied<std::slice::Iter<'_, u64>>>,
+    queue: &Mutex<Box<dyn Iterator<Item = u64> + Send + '_>>,
     stop: &AtomicBool,
     fatal: &Mutex<Option<String>>,
     tx: std::sync::mpsc::SyncSender<(Pairing, PlayedGame)>,
