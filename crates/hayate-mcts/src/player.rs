@@ -14,7 +14,7 @@ use crate::tract_backend::TractBackend;
 use crate::tree::Tree;
 use hayate_core::player::{BestMove, Info, Limits, Player, Score, Signals};
 use hayate_core::{Move, MoveList, Position};
-use hayate_mate::{DfpnOptions, MateResult, solve};
+use hayate_mate::{DfpnOptions, MateResult, OddPlyResult, OddPlySearch, solve};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
@@ -490,9 +490,21 @@ impl Player for MctsPlayer {
         if let Some(m) = leaf_mate(&mut root_pos, &self.params) {
             self.report.source = "root odd-ply mate";
             self.report.proven = Some(true);
+            // The search gives the first move only: the shortest depth that still finds a mate
+            // is the length to report.
+            let plies = (1..=self.params.leaf_mate_depth)
+                .step_by(2)
+                .find(|&d| {
+                    matches!(
+                        OddPlySearch::new(self.params.leaf_mate_nodes).search(&mut root_pos, d),
+                        OddPlyResult::Mate(_)
+                    )
+                })
+                .unwrap_or(self.params.leaf_mate_depth);
             info(&Info {
-                score: Some(Score::Mate(1)),
+                score: Some(Score::Mate(plies as i32)),
                 pv: vec![m],
+                time_ms: Some(t0.elapsed().as_millis() as u64),
                 ..Info::default()
             });
             return BestMove::Move {

@@ -191,7 +191,7 @@ fn starts_mate(pos: &Position, m: Move, plies: u32) -> bool {
 }
 
 const MATE5: &str = "9/9/5k3/9/4G4/4P4/9/9/9 b 3G2r2b4s4n4l17p 1";
-const MATE3: &str = "3sr4/4p4/2Sks1n2/3p1P3/2L3N2/4P1P2/4N4/9/9 b BNb3gs3l13p 1";
+const MATE5_B: &str = "3sr4/4p4/2Sks1n2/3p1P3/2L3N2/4P1P2/4N4/9/9 b BNb3gs3l13p 1";
 
 #[test]
 fn a_mate_proven_by_leaf_searches_in_the_tree_is_played() {
@@ -209,10 +209,18 @@ fn a_mate_proven_by_leaf_searches_in_the_tree_is_played() {
 #[test]
 fn a_short_mate_at_the_root_is_played_without_search() {
     let mut p = player(false, 1, 8);
-    let pos = Position::from_sfen(MATE3).expect("sfen");
-    let b = think(&mut p, &pos, &nodes(1000));
+    let pos = Position::from_sfen(MATE5_B).expect("sfen");
+    let mut score = None;
+    let b = p.think(&pos, &nodes(1000), &Signals::new(), &mut |i: &Info| {
+        score = i.score
+    });
     let m = is_move(&b, &pos).expect("a move");
     assert_eq!(p.last_report().source, "root odd-ply mate");
+    assert_eq!(
+        score,
+        Some(hayate_core::player::Score::Mate(5)),
+        "exact-short.tsv: mate in 5"
+    );
     assert!(starts_mate(&pos, m, 5));
 }
 
