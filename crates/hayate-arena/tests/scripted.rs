@@ -32,11 +32,12 @@ fn script(dir: &Path, name: &str, on_go: &str) -> EngineConfig {
 fn league(engines: Vec<EngineConfig>, dir: &Path) -> League {
     let mut l = League::new(engines, dir.join("out"));
     l.time_control = TimeControl::byoyomi(100);
-    l.rules.margin_ms = 50;
+    // Generous: a scripted engine under a loaded CI machine must not lose on time by accident.
+    l.rules.margin_ms = 400;
     l.timeouts = Timeouts {
         usi_ms: 5000,
         ready_ms: 5000,
-        stop_grace_ms: 1000,
+        stop_grace_ms: 2000,
         quit_ms: 500,
     };
     l
@@ -52,7 +53,7 @@ fn every_ending_is_adjudicated_and_engines_are_restarted() {
         script(&dir, "crasher", "exit 3"),
         script(&dir, "illegal", "echo 'bestmove 1a1b'"),
         script(&dir, "declarer", "echo 'bestmove win'"),
-        script(&dir, "sleeper", "sleep 0.5; echo 'bestmove resign'"),
+        script(&dir, "sleeper", "sleep 1.5; echo 'bestmove resign'"),
     ];
     let mut l = league(engines, &dir);
     l.format = Format::Gauntlet;
