@@ -245,3 +245,30 @@ impl Node {
         total
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nodes_and_edges_stay_small() {
+        // The memory estimate of `SearchParams::node_limit` rests on these.
+        assert!(
+            std::mem::size_of::<Edge>() <= 40,
+            "{}",
+            std::mem::size_of::<Edge>()
+        );
+        assert!(
+            std::mem::size_of::<Node>() <= 40,
+            "{}",
+            std::mem::size_of::<Node>()
+        );
+    }
+
+    #[test]
+    fn atomic_sum_adds() {
+        let s = AtomicSum::new(0.25);
+        s.add(0.5);
+        assert_eq!(s.get(), 0.75);
+    }
+}

@@ -35,7 +35,10 @@ pub struct SearchParams {
     pub threads: usize,
     /// Positions per network call (`DNN_Batch_Size`).
     pub batch_size: usize,
-    /// Most tree nodes kept (`UCT_NodeLimit`); the search stops when the tree reaches it.
+    /// Most tree nodes kept (`UCT_NodeLimit`); the search stops when the tree reaches it. An
+    /// expanded node costs about 40 bytes per legal move (~3 KB in a middle game), so the
+    /// default of 1,000,000 (dlshogi: 10,000,000 on machines with far more memory) stays
+    /// within a few GB; on CPU inference it is about an hour of search.
     pub node_limit: usize,
     /// Value of a draw for the player who moved into it, by that player's colour
     /// (`Draw_Value_Black`, `Draw_Value_White`, 0.5 by default).
@@ -80,7 +83,7 @@ impl Default for SearchParams {
             softmax_temperature: 1.74,
             threads: 2,
             batch_size: 16,
-            node_limit: 10_000_000,
+            node_limit: 1_000_000,
             draw_value: [0.5, 0.5],
             draw_ply: 0,
             repetition_plies: 16,
