@@ -418,3 +418,42 @@ fn the_tiny_onnx_net_plays_through_tract() {
     assert!(!info.pv.is_empty() && info.nodes == Some(300), "{info:?}");
     check_tree(p.tree_root().expect("tree"));
 }
+
+#[test]
+fn info_lines_come_at_the_interval_with_legal_pvs() {
+    let mut p = player(true, 2, 8);
+    p.set_option("PV_Interval", "50").expect("option");
+    let pos = Position::startpos();
+    let limits = Limits {
+        movetime: Some(Duration::from_millis(400)),
+        ..Limits::default()
+    };
+    let mut infos: Vec<Info> = Vec::new();
+    let b = p.think(&pos, &limits, &Signals::new(), &mut |i: &Info| {
+        infos.push(i.clone())
+    });
+    let best = is_move(&b, &pos).expect("a move");
+    assert!(infos.len() >= 4, "{} info lines", infos.len());
+    for i in &infos {
+        let mut q = pos.clone();
+        for &m in &i.pv {
+            assert!(
+                q.legal_moves().contains(m),
+                "pv move {} illegal",
+                m.to_usi()
+            );
+            q.do_move(m);
+        }
+        assert!(i.nodes.is_some() && i.nps.is_some() && i.time_ms.is_some());
+    }
+    let last = infos.last().expect("final info");
+    assert_eq!(
+        last.pv.first(),
+        Some(&best),
+        "the final PV starts with the best move"
+    );
+    assert!(matches!(
+        last.score,
+        Some(hayate_core::player::Score::Cp(_))
+    ));
+}
