@@ -5,8 +5,13 @@
 //! - [`select`]: PUCT selection with root constants, first-play urgency and proven edges;
 //! - [`search`]: worker threads with virtual loss and per-thread batches, the NN cache, backup;
 //! - [`leaf`]: game ends at new nodes (draw ply, repetition, odd-ply mate, declaration);
+//! - [`pv_mate`]: PV-mate threads (df-pn on each new edge of the most-visited line);
 //! - [`player`]: [`MctsPlayer`], the `Player` the USI loop drives (root df-pn in its own
-//!   thread, time management, `info` lines, tree reuse).
+//!   thread, time management, `info` lines, tree reuse);
+//! - [`bench`]: network positions/s and search playouts/s.
+//!
+//! The `ort` cargo feature (off by default) adds `ort_backend::OrtBackend`, ONNX Runtime loaded
+//! at run time from `ORT_DYLIB_PATH`; nothing is downloaded at build time.
 //!
 //! ```
 //! use hayate_core::Position;
