@@ -7,8 +7,9 @@
 //! usual normal approximation; treating draws as half wins slightly overstates the variance when
 //! there are many draws (a conservative error bar).
 //!
-//! A perfect or zero score has no finite maximum; `prior_draws` adds that many virtual draws to
-//! every pair that played (as BayesElo's prior does) so the fit stays finite.
+//! Results where some group of engines won every game against the rest (a perfect or zero score
+//! is the simplest case) have no finite maximum; then `prior_draws` adds that many virtual draws
+//! to every pair that played (as BayesElo's prior does) so the fit stays finite.
 
 /// W/D/L of one engine against another, from the first's view.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -188,17 +189,37 @@ pub fn los_from_wl(wins: u32, losses: u32) -> f64 {
     0.5 * (1.0 + erf((wins as f64 - losses as f64) / (2.0 * n).sqrt()))
 }
 
-/// Whether some engine's results have no finite maximum: within the pairs it played, it won
-/// (or lost) every point.
+/// Whether the results have no finite maximum: the likelihood has one exactly when, among the
+/// engines that played, every engine can reach every other along "scored at least half a point
+/// against" edges (the graph is strongly connected). A perfect score, or a group that won every
+/// game against the rest, breaks that.
 fn needs_prior(t: &Crosstable) -> bool {
-    (0..t.len()).any(|i| {
-        let tot = t.total(i);
-        tot.games() > 0 && (tot.points() == 0.0 || tot.points() == tot.games() as f64)
-    })
+    let n = t.len();
+    let played: Vec<usize> = (0..n).filter(|&i| t.total(i).games() > 0).collect();
+    let Some(&root) = played.first() else {
+        return false;
+    };
+    // `forward`: i → j when i scored against j; the reverse search uses j → i.
+    let reach = |forward: bool| {
+        let mut seen = vec![false; n];
+        let mut stack = vec![root];
+        seen[root] = true;
+        while let Some(i) = stack.pop() {
+            for (j, seen_j) in seen.iter_mut().enumerate() {
+                let c = if forward { t.get(i, j) } else { t.get(j, i) };
+                if !*seen_j && i != j && c.points() > 0.0 {
+                    *seen_j = true;
+                    stack.push(j);
+                }
+            }
+        }
+        played.iter().all(|&i| seen[i])
+    };
+    !(reach(true) && reach(false))
 }
 
-/// Fits the ratings, adding one virtual draw per played pair only when some engine has a perfect
-/// or zero score.
+/// Fits the ratings, adding one virtual draw per played pair only when the results have no
+/// finite maximum (see the module notes).
 pub fn fit_ratings(t: &Crosstable) -> Ratings {
     let prior = if needs_prior(t) { 1.0 } else { 0.0 };
     fit_ratings_with_prior(t, prior)
@@ -479,6 +500,27 @@ mod tests {
         assert_eq!(r.prior_draws, 1.0);
         // 10.5 of 11: 400 log10(21) = 528.9.
         assert!((r.elo[0] - r.elo[1] - 528.88).abs() < 0.05, "{:?}", r.elo);
+    }
+
+    #[test]
+    fn a_group_that_won_everything_needs_the_prior() {
+        // A and B split their games, both beat C every time: C's rating has no finite maximum
+        // though nobody has a perfect score.
+        let t = table(3, &[(0, 1, 3, 0, 3), (0, 2, 5, 0, 0), (1, 2, 5, 0, 0)]);
+        assert!(needs_prior(&t));
+        let r = fit_ratings(&t);
+        assert_eq!(r.prior_draws, 1.0);
+        assert!(
+            r.elo.iter().all(|e| e.is_finite() && e.abs() < 1000.0),
+            "{:?}",
+            r.elo
+        );
+        // One point for C against B closes the cycle: no prior.
+        let t = table(3, &[(0, 1, 3, 0, 3), (0, 2, 5, 0, 0), (1, 2, 4, 1, 0)]);
+        assert!(!needs_prior(&t));
+        // A perfect pair inside a cycle is fine (A → B → C → A).
+        let t = table(3, &[(0, 1, 5, 0, 0), (1, 2, 3, 0, 1), (2, 0, 2, 0, 3)]);
+        assert!(!needs_prior(&t));
     }
 
     #[test]

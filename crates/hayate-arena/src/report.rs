@@ -108,7 +108,7 @@ fn ratings_table(summary: &Summary, s: &mut String) {
     }
     s.push_str("</table>\n<p>Elo is maximum-likelihood, centred on the pool's mean; ±95% is 1.96 standard errors.</p>\n");
     if summary.ratings.prior_draws > 0.0 {
-        s.push_str("<p><i>An engine has a perfect or zero score: one virtual draw per pair keeps the ratings finite.</i></p>\n");
+        s.push_str("<p><i>Some engines won or lost every game against the rest: one virtual draw per pair keeps the ratings finite.</i></p>\n");
     }
 }
 

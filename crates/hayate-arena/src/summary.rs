@@ -111,7 +111,7 @@ impl Summary {
         if self.ratings.prior_draws > 0.0 {
             let _ = writeln!(
                 s,
-                "(a perfect or zero score: one virtual draw per pair keeps the ratings finite)"
+                "(some engines won or lost every game against the rest: one virtual draw per pair keeps the ratings finite)"
             );
         }
         let _ = writeln!(s, "\npairs (W/D/L from the first engine's view):");
