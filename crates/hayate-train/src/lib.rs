@@ -29,9 +29,12 @@ pub mod schedule;
 pub mod synthetic;
 pub mod train;
 
+/// burn's device (re-exported so that users need not depend on burn): `Device::flex()` is the
+/// CPU backend.
+pub use burn::tensor::Device;
 pub use error::TrainError;
 pub use model::{
-    Activation, DlshogiNet, DlshogiNetConfig, Gmlp, GmlpConfig, NoviceConfig, NoviceNet,
+    Activation, DlshogiNet, DlshogiNetConfig, Gmlp, GmlpConfig, ModelSpec, NoviceConfig, NoviceNet,
     RyfcConfig, RyfcNet,
 };
 pub use network::Network;

@@ -169,3 +169,30 @@ fn ryfc_counts_and_forward() {
     };
     assert!(bad.init(&device).is_err());
 }
+
+#[test]
+fn model_spec_names() {
+    use hayate_train::ModelSpec;
+    assert!(matches!(
+        ModelSpec::from_name("resnet10x128").unwrap(),
+        ModelSpec::Dlshogi(_)
+    ));
+    let ModelSpec::Gmlp(g) = ModelSpec::from_name("gmlp").unwrap() else {
+        panic!()
+    };
+    assert_eq!((g.blocks, g.d_model, g.d_ffn), (12, 256, 512));
+    let ModelSpec::Novice(n) = ModelSpec::from_name("novice6x64_relu").unwrap() else {
+        panic!()
+    };
+    assert_eq!(
+        (n.blocks, n.channels, n.activation),
+        (6, 64, Activation::Relu)
+    );
+    let ModelSpec::Ryfc(r) = ModelSpec::from_name("ryfc4x32_sfcs").unwrap() else {
+        panic!()
+    };
+    assert_eq!((r.blocks, r.channels, r.recipe.as_str()), (4, 32, "SFCS"));
+    for bad in ["gmlp12", "ryfc2x8_SQ", "novice_tanh", "mlp"] {
+        assert!(ModelSpec::from_name(bad).is_err(), "{bad}");
+    }
+}

@@ -7,12 +7,14 @@ pub mod gmlp;
 pub mod novice;
 pub mod resnet;
 pub mod ryfc;
+pub mod spec;
 
 pub use activation::Activation;
 pub use gmlp::{Gmlp, GmlpConfig};
 pub use novice::{NoviceConfig, NoviceNet};
 pub use resnet::{DlshogiNet, DlshogiNetConfig};
 pub use ryfc::{RyfcConfig, RyfcNet};
+pub use spec::ModelSpec;
 
 use burn::tensor::Tensor;
 

@@ -9,15 +9,15 @@
 //!   generated positions.
 
 use anyhow::{Context, bail};
-use burn::tensor::Device;
 use hayate_nn::dataset::SampleOptions;
 use hayate_train::checkpoint;
 use hayate_train::data::TrainData;
-use hayate_train::onnx::{export_dlshogi, import_dlshogi};
+use hayate_train::network::Network;
+use hayate_train::onnx::{export_dlshogi, export_gmlp, export_novice, export_ryfc, import_dlshogi};
 use hayate_train::optim::OptimizerConfig;
 use hayate_train::schedule::Schedule;
 use hayate_train::train::{Event, RunOptions, TrainConfig, train};
-use hayate_train::{DlshogiNet, DlshogiNetConfig};
+use hayate_train::{Device, DlshogiNet, Gmlp, ModelSpec, NoviceNet, RyfcNet};
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -68,7 +68,8 @@ struct FitArgs {
     /// Output directory (checkpoint/, metrics.csv).
     #[arg(long)]
     out: PathBuf,
-    /// Model name: resnet10x192_swish, senet15x224, resnet20_relu_nyugyoku, ...
+    /// Model name: resnet10x192_swish, senet15x224, resnet20_relu_nyugyoku, gmlp,
+    /// gmlp12x256, novice, novice12x256_relu, ryfc, ryfc6x128_SCSF, ...
     #[arg(long, default_value = "resnet10x192_swish")]
     model: String,
     /// Validation files (default: a split of the training data).
@@ -145,16 +146,16 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     match a.command {
         Command::Fit(f) => fit(f),
         Command::ExportOnnx { checkpoint, out } => {
-            let l = checkpoint::load::<DlshogiNet>(&checkpoint, &Device::flex(), None)
-                .with_context(|| format!("loading {}", checkpoint.display()))?;
-            std::fs::write(&out, export_dlshogi(&l.model))
-                .with_context(|| format!("writing {}", out.display()))?;
-            eprintln!(
-                "{} ({}) -> {}",
-                checkpoint.display(),
-                l.config.name(),
-                out.display()
-            );
+            let family = checkpoint::read_state(&checkpoint)?.family;
+            let bytes = match family.as_str() {
+                "dlshogi" => export_dlshogi(&load::<DlshogiNet>(&checkpoint)?),
+                "gmlp" => export_gmlp(&load::<Gmlp>(&checkpoint)?),
+                "novice" => export_novice(&load::<NoviceNet>(&checkpoint)?),
+                "ryfc" => export_ryfc(&load::<RyfcNet>(&checkpoint)?),
+                other => bail!("{}: unknown model family {other}", checkpoint.display()),
+            };
+            std::fs::write(&out, bytes).with_context(|| format!("writing {}", out.display()))?;
+            eprintln!("{} ({family}) -> {}", checkpoint.display(), out.display());
             Ok(())
         }
         Command::ImportOnnx { onnx, out } => {
@@ -169,12 +170,32 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             model,
             batch,
             steps,
-        } => bench(&model, batch, steps),
+        } => match ModelSpec::from_name(&model)? {
+            ModelSpec::Dlshogi(c) => bench::<DlshogiNet>(&c, &model, batch, steps),
+            ModelSpec::Gmlp(c) => bench::<Gmlp>(&c, &model, batch, steps),
+            ModelSpec::Novice(c) => bench::<NoviceNet>(&c, &model, batch, steps),
+            ModelSpec::Ryfc(c) => bench::<RyfcNet>(&c, &model, batch, steps),
+        },
     }
 }
 
+/// The model of a checkpoint, for export.
+fn load<N: Network>(dir: &std::path::Path) -> anyhow::Result<N> {
+    Ok(checkpoint::load::<N>(dir, &Device::flex(), None)
+        .with_context(|| format!("loading {}", dir.display()))?
+        .model)
+}
+
 fn fit(f: FitArgs) -> anyhow::Result<()> {
-    let model = DlshogiNetConfig::from_name(&f.model)?;
+    match ModelSpec::from_name(&f.model)? {
+        ModelSpec::Dlshogi(c) => fit_with::<DlshogiNet>(&c, f),
+        ModelSpec::Gmlp(c) => fit_with::<Gmlp>(&c, f),
+        ModelSpec::Novice(c) => fit_with::<NoviceNet>(&c, f),
+        ModelSpec::Ryfc(c) => fit_with::<RyfcNet>(&c, f),
+    }
+}
+
+fn fit_with<N: Network>(model: &N::Config, f: FitArgs) -> anyhow::Result<()> {
     let opts = SampleOptions {
         temperature: f.temperature,
         ..SampleOptions::default()
@@ -192,8 +213,8 @@ fn fit(f: FitArgs) -> anyhow::Result<()> {
         "{} training samples, {} validation samples, model {} ({} parameters)",
         data.samples.len(),
         val.samples.len(),
-        model.name(),
-        model.param_count()
+        f.model,
+        N::param_count(model)
     );
     let steps = f
         .steps
@@ -234,8 +255,8 @@ fn fit(f: FitArgs) -> anyhow::Result<()> {
     let start = Instant::now();
     let mut first_step = None;
     let log_every = f.log_every.max(1);
-    let summary = train::<DlshogiNet>(
-        &model,
+    let summary = train::<N>(
+        model,
         &cfg,
         &data,
         Some(&val),
@@ -285,11 +306,15 @@ fn fit(f: FitArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn bench(model: &str, batch: usize, steps: u64) -> anyhow::Result<()> {
+fn bench<N: Network>(
+    model: &N::Config,
+    name: &str,
+    batch: usize,
+    steps: u64,
+) -> anyhow::Result<()> {
     if batch == 0 || steps == 0 {
         bail!("batch and steps must be positive");
     }
-    let model = DlshogiNetConfig::from_name(model)?;
     let data = hayate_train::synthetic::random_games(batch * (steps as usize + 1), 1);
     let cfg = TrainConfig {
         batch_size: batch,
@@ -300,8 +325,8 @@ fn bench(model: &str, batch: usize, steps: u64) -> anyhow::Result<()> {
     };
     let dir = std::env::temp_dir().join(format!("hayate-train-bench-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
-    let s = train::<DlshogiNet>(
-        &model,
+    let s = train::<N>(
+        model,
         &cfg,
         &data,
         None,
@@ -315,8 +340,9 @@ fn bench(model: &str, batch: usize, steps: u64) -> anyhow::Result<()> {
     let timed: Vec<f32> = s.steps.iter().skip(1).map(|m| m.samples_per_sec).collect();
     let mean = timed.iter().sum::<f32>() / timed.len().max(1) as f32;
     println!(
-        "{} batch {}: {:.1} samples/s ({:.2} s/step) over {} steps, per step {:?}",
-        model.name(),
+        "{} ({} parameters) batch {}: {:.1} samples/s ({:.2} s/step) over {} steps, per step {:?}",
+        name,
+        N::param_count(model),
         batch,
         mean,
         batch as f32 / mean,
