@@ -399,3 +399,179 @@ fn novice_matches_tract() {
         assert!(max < 1e-4, "output {k}: {max}");
     }
 }
+
+/// A PyTorch-style export of `net` (ReLU, optional SE): batch norms after single
+/// convolutions folded into the convolution's weight and bias, fully connected layers as
+/// `Gemm` with `transB=1`, `Reshape` instead of `Flatten`, SE squeeze by `ReduceMean`.
+fn pytorch_style(net: &DlshogiNet) -> Vec<u8> {
+    use burn::nn::BatchNorm;
+    use burn::nn::conv::Conv2d;
+    use hayate_train::onnx::graph::{Attr, Dim, GraphBuilder};
+    fn host<const D: usize>(t: burn::tensor::Tensor<D>) -> (Vec<usize>, Vec<f32>) {
+        let d = t.to_data();
+        (d.shape().to_vec(), d.try_to_vec::<f32>().unwrap())
+    }
+    fn conv(
+        g: &mut GraphBuilder,
+        x: &str,
+        c: &Conv2d,
+        bn: Option<&BatchNorm>,
+        name: &str,
+    ) -> String {
+        let (dims, mut w) = host(c.weight.val());
+        let mut inputs = vec![x.to_string()];
+        let mut bias = None;
+        if let Some(bn) = bn {
+            let (_, gamma) = host(bn.gamma.val());
+            let (_, beta) = host(bn.beta.val());
+            let (_, mean) = host(bn.running_mean.value());
+            let (_, var) = host(bn.running_var.value());
+            let per = w.len() / dims[0];
+            let mut b = vec![0.0; dims[0]];
+            for o in 0..dims[0] {
+                let s = gamma[o] / (var[o] + bn.epsilon as f32).sqrt();
+                w[o * per..(o + 1) * per].iter_mut().for_each(|v| *v *= s);
+                b[o] = beta[o] - mean[o] * s;
+            }
+            bias = Some(b);
+        }
+        inputs.push(g.float_init(&format!("{name}.weight"), &dims, &w));
+        if let Some(b) = bias {
+            inputs.push(g.float_init(&format!("{name}.bias"), &[dims[0]], &b));
+        }
+        let k = dims[2] as i64;
+        let refs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        g.node(
+            "Conv",
+            &refs,
+            &[
+                ("kernel_shape", Attr::Ints(vec![k, k])),
+                ("pads", Attr::Ints(vec![k / 2; 4])),
+            ],
+            None,
+        )
+    }
+    fn gemm(g: &mut GraphBuilder, x: &str, l: &burn::nn::Linear, name: &str) -> String {
+        let (d, w) = host(l.weight.val());
+        let (i, o) = (d[0], d[1]);
+        let mut t = vec![0.0; i * o];
+        for r in 0..i {
+            for c in 0..o {
+                t[c * i + r] = w[r * o + c];
+            }
+        }
+        let mut inputs = vec![
+            x.to_string(),
+            g.float_init(&format!("{name}.weight"), &[o, i], &t),
+        ];
+        if let Some(b) = &l.bias {
+            let (bd, bv) = host(b.val());
+            inputs.push(g.float_init(&format!("{name}.bias"), &bd, &bv));
+        }
+        let refs: Vec<&str> = inputs.iter().map(String::as_str).collect();
+        g.node("Gemm", &refs, &[("transB", Attr::Int(1))], None)
+    }
+    let mut g = GraphBuilder::new();
+    let b = Dim::Symbol("batch_size");
+    g.input(
+        "input1",
+        &[b.clone(), Dim::Fixed(62), Dim::Fixed(9), Dim::Fixed(9)],
+    );
+    g.input(
+        "input2",
+        &[b.clone(), Dim::Fixed(57), Dim::Fixed(9), Dim::Fixed(9)],
+    );
+    g.output("output_policy", &[b.clone(), Dim::Fixed(2187)]);
+    g.output("output_value", &[b, Dim::Fixed(1)]);
+    let a = conv(&mut g, "input1", &net.stem3, None, "l1_1_1");
+    let c = conv(&mut g, "input1", &net.stem1, None, "l1_1_2");
+    let d = conv(&mut g, "input2", &net.stem2, None, "l1_2");
+    let s = g.node("Add", &[&a, &c], &[], None);
+    let s = g.node("Add", &[&s, &d], &[], None);
+    let bn = &net.stem_bn;
+    let (dd, gamma) = host(bn.gamma.val());
+    let names: Vec<String> = [
+        ("norm1.weight", gamma),
+        ("norm1.bias", host(bn.beta.val()).1),
+        ("norm1.running_mean", host(bn.running_mean.value()).1),
+        ("norm1.running_var", host(bn.running_var.value()).1),
+    ]
+    .into_iter()
+    .map(|(n, v)| g.float_init(n, &dd, &v))
+    .collect();
+    let s = g.node(
+        "BatchNormalization",
+        &[&s, &names[0], &names[1], &names[2], &names[3]],
+        &[("epsilon", Attr::Float(bn.epsilon as f32))],
+        None,
+    );
+    let mut x = g.node("Relu", &[&s], &[], None);
+    let shape4 = g.int_init("se_shape", &[-1, 16, 1, 1]);
+    for (i, blk) in net.blocks.iter().enumerate() {
+        let h = conv(&mut g, &x, &blk.conv1, Some(&blk.bn1), &format!("b{i}.c1"));
+        let h = g.node("Relu", &[&h], &[], None);
+        let mut h = conv(&mut g, &h, &blk.conv2, Some(&blk.bn2), &format!("b{i}.c2"));
+        if let Some(se) = &blk.se {
+            let m = g.node(
+                "ReduceMean",
+                &[&h],
+                &[("axes", Attr::Ints(vec![2, 3])), ("keepdims", Attr::Int(0))],
+                None,
+            );
+            let m = gemm(&mut g, &m, &se.fc1, &format!("b{i}.se1"));
+            let m = g.node("Relu", &[&m], &[], None);
+            let m = gemm(&mut g, &m, &se.fc2, &format!("b{i}.se2"));
+            let m = g.node("Sigmoid", &[&m], &[], None);
+            let m = g.node("Reshape", &[&m, &shape4], &[], None);
+            h = g.node("Mul", &[&h, &m], &[], None);
+        }
+        let r = g.node("Add", &[&h, &x], &[], None);
+        x = g.node("Relu", &[&r], &[], None);
+    }
+    let flat = g.int_init("flat", &[-1, 2187]);
+    let p = conv(&mut g, &x, &net.policy_conv, None, "l22");
+    let p = g.node("Reshape", &[&p, &flat], &[], None);
+    let (bd, bv) = host(net.policy_bias.val());
+    let pb = g.float_init("l22_2.bias", &bd, &bv);
+    g.node("Add", &[&p, &pb], &[], Some("output_policy"));
+    let v = conv(&mut g, &x, &net.value_conv, Some(&net.value_bn), "l22_v");
+    let v = g.node("Relu", &[&v], &[], None);
+    let v = g.node("Reshape", &[&v, &flat], &[], None);
+    let v = gemm(&mut g, &v, &net.value_fc1, "l23_v");
+    let v = g.node("Relu", &[&v], &[], None);
+    let v = gemm(&mut g, &v, &net.value_fc2, "l24_v");
+    g.node("Sigmoid", &[&v], &[], Some("output_value"));
+    g.finish("torch-jit-export", "")
+}
+
+#[test]
+fn imports_pytorch_style_folded_export() {
+    let device = Device::flex();
+    for name in ["resnet2x16_relu", "senet2x16_relu_reduction4"] {
+        let net = trained(name);
+        let bytes = pytorch_style(&net);
+        let (back, cfg) = hayate_train::onnx::import_dlshogi(&bytes, &device).unwrap();
+        assert_eq!(cfg, DlshogiNetConfig::from_name(name).unwrap());
+        // The imported network computes what the original does (folded BN = identity BN).
+        let data = hayate_train::synthetic::random_games(4, 21);
+        let batch = fill_batch(&data.samples, &BatchConfig::default());
+        let a = net.valid().forward_batch(&data.samples, &batch, &device);
+        let b = back.valid().forward_batch(&data.samples, &batch, &device);
+        let pa = a.policy.to_data().try_to_vec::<f32>().unwrap();
+        let pb = b.policy.to_data().try_to_vec::<f32>().unwrap();
+        let max = pa
+            .iter()
+            .zip(&pb)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        let va = a.value.to_data().try_to_vec::<f32>().unwrap();
+        let vb = b.value.to_data().try_to_vec::<f32>().unwrap();
+        let maxv = va
+            .iter()
+            .zip(&vb)
+            .map(|(x, y)| (x - y).abs())
+            .fold(0.0, f32::max);
+        eprintln!("{name}: folded import max diff policy {max:e}, value {maxv:e}");
+        assert!(max < 1e-4 && maxv < 1e-4, "{name}: {max} {maxv}");
+    }
+}
