@@ -28,7 +28,11 @@ fn trained(name: &str) -> DlshogiNet {
         eval_every: 0,
         seed: 2,
     };
-    let dir = std::env::temp_dir().join(format!("hayate-onnx-{}-{name}", std::process::id()));
+    // Tests run in parallel and may train the same model: one directory per call.
+    static CALLS: std::sync::atomic::AtomicUsize = std::sync::atomic::AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let dir =
+        std::env::temp_dir().join(format!("hayate-onnx-{}-{call}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     let model_cfg = DlshogiNetConfig::from_name(name).unwrap();
     let device = Device::flex();
