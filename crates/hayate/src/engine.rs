@@ -1,15 +1,18 @@
-//! The engine the binary plays with: an αβ player over the evaluation chosen by `EvalType`,
-//! wrapped so that changing the evaluation (or its file) rebuilds the player at the next
-//! `isready` and keeps every other option.
+//! The engine the binary plays with: an αβ player over the evaluation chosen by `EvalType`
+//! (or, with `EvalType dl`, the MCTS player over the ONNX model in `DNN_Model`), wrapped so
+//! that changing the evaluation (or its file) rebuilds the player at the next `isready` and
+//! keeps every other option.
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_eval::{Kkpee9, Material, Nnue};
+use hayate_mcts::MctsPlayer;
 use hayate_search::AlphaBeta;
 use std::path::PathBuf;
 
 /// The evaluations the engine can play with; the first is the default (it needs no file).
-pub const EVAL_TYPES: [&str; 3] = ["kkpee9", "material", "nnue"];
+/// `dl` is the MCTS player with a policy/value network.
+pub const EVAL_TYPES: [&str; 4] = ["kkpee9", "material", "nnue", "dl"];
 
 /// What the player is built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -56,6 +59,7 @@ pub fn make_alpha_beta(choice: &EvalChoice) -> Result<Box<dyn Player>, String> {
             let net = Nnue::load(choice.nnue_path()).map_err(|e| e.to_string())?;
             Ok(Box::new(AlphaBeta::new(net)))
         }
+        "dl" => Ok(Box::new(MctsPlayer::new())),
         other => Err(format!(
             "unknown EvalType {other:?} (known: {})",
             EVAL_TYPES.join(", ")
@@ -89,8 +93,12 @@ impl EngineHost {
             self.inner = None;
             self.built_for = None;
             let mut p = make_alpha_beta(&self.choice)?;
+            // Options belong to the αβ player or to the DL player; each takes its own.
+            let own: Vec<String> = p.options().into_iter().map(|(n, _)| n).collect();
             for (n, v) in &self.options {
-                p.set_option(n, v)?;
+                if own.iter().any(|o| o == n) {
+                    p.set_option(n, v)?;
+                }
             }
             self.inner = Some(p);
             self.built_for = Some(self.choice.clone());
@@ -126,8 +134,14 @@ impl Player for EngineHost {
                 format!("string default {}", EvalChoice::default().eval_file),
             ),
         ];
-        // The search options are the same for every evaluation: declare a cheap player's.
+        // The αβ options are the same for every evaluation: declare a cheap player's; then
+        // the DL player's own.
         v.extend(AlphaBeta::new(Material).options());
+        for (n, d) in MctsPlayer::new().options() {
+            if !v.iter().any(|(name, _)| *name == n) {
+                v.push((n, d));
+            }
+        }
         v
     }
 
@@ -153,10 +167,22 @@ impl Player for EngineHost {
             }
             _ => {}
         }
-        // Validate against the built player, or a cheap one before the first `isready`.
+        // Validate against the player that owns the option: the built one if it does, else a
+        // fresh αβ or DL player (cheap: nothing is loaded before `prepare`).
+        let built_owns = self
+            .inner
+            .as_ref()
+            .is_some_and(|p| p.options().iter().any(|(n, _)| n == name));
         match self.inner.as_mut() {
-            Some(p) => p.set_option(name, value)?,
-            None => AlphaBeta::new(Material).set_option(name, value)?,
+            Some(p) if built_owns => p.set_option(name, value)?,
+            _ => {
+                let ab = AlphaBeta::new(Material);
+                if ab.options().iter().any(|(n, _)| n == name) {
+                    AlphaBeta::new(Material).set_option(name, value)?;
+                } else {
+                    MctsPlayer::new().set_option(name, value)?;
+                }
+            }
         }
         self.options.retain(|(n, _)| n != name);
         self.options.push((name.to_string(), value.to_string()));

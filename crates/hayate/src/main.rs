@@ -33,6 +33,10 @@ enum Command {
     Csa(cmd::csa::Args),
     /// Matches and leagues between USI engines: ratings, SPRT, records, an HTML report.
     Match(cmd::arena::Args),
+    /// Networks: train, bench, export/import ONNX.
+    Train(cmd::train::Args),
+    /// The MCTS (deep-learning) player: one search, or its speed bench.
+    Mcts(cmd::mcts::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -47,5 +51,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Convert(a)) => cmd::convert::run(a),
         Some(Command::Csa(a)) => cmd::csa::run(a),
         Some(Command::Match(a)) => cmd::arena::run(a),
+        Some(Command::Train(a)) => cmd::train::run(a),
+        Some(Command::Mcts(a)) => cmd::mcts::run(a),
     }
 }

@@ -324,3 +324,45 @@ fn nnue_loads_at_isready_and_plays() {
     e.quit();
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn dl_player_through_usi_with_a_tiny_onnx_model() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let model = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/../hayate-mcts/tests/data/tiny_resnet.onnx"
+    );
+    let mut e = Engine::start();
+    e.handshake(&[
+        ("EvalType", "dl"),
+        ("DNN_Model", model),
+        ("UCT_Threads", "2"),
+    ]);
+    let mut pos = Position::startpos();
+    let mut moves: Vec<String> = Vec::new();
+    for _ in 0..6 {
+        e.send(&format!("position startpos moves {}", moves.join(" ")));
+        e.send("go nodes 200");
+        let (m, _, lines) = e.bestmove(Duration::from_secs(20));
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info") && l.contains(" pv ")),
+            "{lines:?}"
+        );
+        let mv = pos
+            .parse_usi_move(&m)
+            .unwrap_or_else(|err| panic!("illegal bestmove {m}: {err}"));
+        pos.do_move(mv);
+        moves.push(m);
+    }
+    // Back to αβ in the same process: the options of each player stay with it.
+    e.send("setoption name EvalType value material");
+    e.send("isready");
+    e.until(Duration::from_secs(10), |l| l == "readyok");
+    e.send(&format!("position startpos moves {}", moves.join(" ")));
+    e.send("go depth 3");
+    let (m, _, _) = e.bestmove(Duration::from_secs(10));
+    assert!(pos.parse_usi_move(&m).is_ok(), "{m}");
+    e.quit();
+}

@@ -7,5 +7,7 @@ pub mod csa;
 pub mod dataset;
 pub mod eval;
 pub mod mate;
+pub mod mcts;
 pub mod perft;
+pub mod train;
 pub mod usi;
