@@ -145,8 +145,16 @@ fn check_against_tract(net: &DlshogiNet, nyugyoku: bool, n: usize) {
     let x1 = Tensor::from_shape(&[n, 62, 9, 9], &batch.input1).unwrap();
     let x2 = Tensor::from_shape(&[n, c2, 9, 9], &batch.input2).unwrap();
     let res = plan.run(tvec!(x1.into(), x2.into())).unwrap();
-    let got_p = res[0].as_slice::<f32>().unwrap();
-    let got_v = res[1].as_slice::<f32>().unwrap();
+    let got_p = res[0]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
+    let got_v = res[1]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
     assert_eq!(res[0].shape(), &[n, 2187]);
     assert_eq!(res[1].shape(), &[n, 1]);
     let max_p = want_p
@@ -260,8 +268,16 @@ fn gmlp_matches_tract() {
     let x = Tensor::from_shape(&[n, 95], &tokens).unwrap();
     let res = plan.run(tvec!(x.into())).unwrap();
     assert_eq!(res[0].shape(), &[n, 1496]);
-    let got_p = res[0].as_slice::<f32>().unwrap();
-    let got_v = res[1].as_slice::<f32>().unwrap();
+    let got_p = res[0]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
+    let got_v = res[1]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
     let max_p = want_p
         .iter()
         .zip(got_p)
@@ -327,8 +343,16 @@ fn ryfc_matches_tract() {
     let x1 = Tensor::from_shape(&[n, 62, 9, 9], &batch.input1).unwrap();
     let x2 = Tensor::from_shape(&[n, 57, 9, 9], &batch.input2).unwrap();
     let res = plan.run(tvec!(x1.into(), x2.into())).unwrap();
-    let got_p = res[0].as_slice::<f32>().unwrap();
-    let got_v = res[1].as_slice::<f32>().unwrap();
+    let got_p = res[0]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
+    let got_v = res[1]
+        .try_as_plain_ram()
+        .unwrap()
+        .as_slice::<f32>()
+        .unwrap();
     let max_p = want_p
         .iter()
         .zip(got_p)
@@ -392,7 +416,11 @@ fn novice_matches_tract() {
     let x = Tensor::from_shape(&[n, 85, 9, 9], &batch.input1).unwrap();
     let res = plan.run(tvec!(x.into())).unwrap();
     for (k, w) in want.iter().enumerate() {
-        let got = res[k].as_slice::<f32>().unwrap();
+        let got = res[k]
+            .try_as_plain_ram()
+            .unwrap()
+            .as_slice::<f32>()
+            .unwrap();
         assert_eq!(got.len(), w.len());
         let max = w
             .iter()
