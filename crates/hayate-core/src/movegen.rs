@@ -51,7 +51,7 @@ impl Position {
         } else {
             let us = self.side;
             let target = !self.by_color[us.index()];
-            self.generate_piece_moves(list, target);
+            self.generate_piece_moves_mode::<ALL>(list, target);
             self.generate_king_moves(list);
             self.generate_drops(list, !self.occupied());
         }
@@ -370,48 +370,6 @@ impl Position {
         }
     }
 
-    #[inline(always)]
-    fn push_board_moves(&self, list: &mut MoveList, from: Square, pc: Piece, mut tos: Bitboard) {
-        let us = self.side;
-        let pt = pc.piece_type();
-        if !pt.can_promote() {
-            for to in tos {
-                list.push(Move::new_board(from, to, false, pc, self.board[to.index()]));
-            }
-            return;
-        }
-        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
-        let zone = ZONE[us.index()];
-        let promotable = if zone.contains(from) { tos } else { tos & zone };
-        let dead = dead_ranks(us, pt);
-        while let Some(to) = tos.pop() {
-            let cap = self.board[to.index()];
-            if promotable.contains(to) {
-                list.push(Move::new_board(from, to, true, pc, cap));
-            }
-            if !dead.contains(to) {
-                list.push(Move::new_board(from, to, false, pc, cap));
-            }
-        }
-    }
-
-    /// Moves of every piece but the king to `target`, pinned pieces kept on their lines.
-    fn generate_piece_moves(&self, list: &mut MoveList, target: Bitboard) {
-        let us = self.side;
-        let occ = self.occupied();
-        let pinned = self.pinned(us);
-        let ksq = self.king_square(us);
-        let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
-        while let Some(from) = pieces.pop() {
-            let pc = self.board[from.index()];
-            let mut tos = attacks(us, pc.piece_type(), from, occ) & target;
-            if let (true, Some(k)) = (pinned.contains(from), ksq) {
-                tos &= line_through(k, from);
-            }
-            self.push_board_moves(list, from, pc, tos);
-        }
-    }
-
     fn generate_king_moves(&self, list: &mut MoveList) {
         self.generate_king_moves_to(list, !self.by_color[self.side.index()]);
     }
@@ -458,7 +416,7 @@ impl Position {
             return;
         };
         let block = between(ksq, csq);
-        self.generate_piece_moves(list, block | Bitboard::from_square(csq));
+        self.generate_piece_moves_mode::<ALL>(list, block | Bitboard::from_square(csq));
         self.generate_drops(list, block);
     }
 

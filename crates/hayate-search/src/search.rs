@@ -413,6 +413,37 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         });
     }
 
+    /// Stores a node's result: a fail-high is a lower bound, a PV node's improved alpha exact,
+    /// anything else an upper bound.
+    #[allow(clippy::too_many_arguments)]
+    #[inline(always)]
+    fn store_result<const PV: bool>(
+        &self,
+        key: u64,
+        best_move: Move,
+        best_value: Value,
+        beta: Value,
+        static_eval: Value,
+        depth: i32,
+        ply: usize,
+    ) {
+        let bound = if best_value >= beta {
+            Bound::Lower
+        } else if PV && best_move.is_some() {
+            Bound::Exact
+        } else {
+            Bound::Upper
+        };
+        self.shared.tt.store(
+            key,
+            best_move.to_move16(),
+            to_tt(best_value, ply),
+            static_eval,
+            depth,
+            bound,
+        );
+    }
+
     fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value) -> Value {
         let mut best = -INFINITE;
         self.pv_len[0] = 0;
@@ -527,12 +558,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if let Some(h) = tt_hit
             && !PV
             && h.depth >= depth
-            && match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => tt_value >= beta,
-                Bound::Upper => tt_value <= alpha,
-                Bound::None => false,
-            }
+            && h.bound.cuts(tt_value, alpha, beta)
         {
             return tt_value;
         }
@@ -746,21 +772,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
             self.history.set_counter(prev_move, best_move);
         }
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if PV && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            best_move.to_move16(),
-            to_tt(best_value, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
         best_value
     }
 
@@ -794,13 +806,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && h.depth >= depth
         {
             let v = from_tt(h.value, ply);
-            let cut = match h.bound {
-                Bound::Exact => true,
-                Bound::Lower => v >= beta,
-                Bound::Upper => v <= alpha,
-                Bound::None => false,
-            };
-            if cut {
+            if h.bound.cuts(v, alpha, beta) {
                 return v;
             }
         }
@@ -878,21 +884,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
         }
         self.pickers[ply] = Some(picker);
-        let bound = if best_value >= beta {
-            Bound::Lower
-        } else if PV && best_move.is_some() {
-            Bound::Exact
-        } else {
-            Bound::Upper
-        };
-        self.shared.tt.store(
-            key,
-            best_move.to_move16(),
-            to_tt(best_value, ply),
-            static_eval,
-            depth,
-            bound,
-        );
+        self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
         best_value
     }
 }

@@ -18,6 +18,19 @@ pub enum Bound {
     Exact = 3,
 }
 
+impl Bound {
+    /// Whether a stored `value` with this bound settles a node searched with (`alpha`, `beta`).
+    #[inline(always)]
+    pub fn cuts(self, value: i32, alpha: i32, beta: i32) -> bool {
+        match self {
+            Bound::Exact => true,
+            Bound::Lower => value >= beta,
+            Bound::Upper => value <= alpha,
+            Bound::None => false,
+        }
+    }
+}
+
 /// What a probe found.
 #[derive(Clone, Copy, Debug)]
 pub struct TtHit {
