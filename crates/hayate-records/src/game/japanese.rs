@@ -209,6 +209,37 @@ fn parse_hand(text: &str) -> Option<Hand> {
     Some(h)
 }
 
+/// What the lines KIF and KI2 share mean to their readers.
+pub enum CommonLine {
+    /// Blank, `#` or `&` line: nothing to do.
+    Skip,
+    /// `変化：`: a variation starts; the main line is over.
+    Variation,
+    /// A `*` comment, already attached to the last move (or to the game before any move).
+    Comment,
+    /// Anything else: for the format's own reader.
+    Other,
+}
+
+/// Handles the lines both Japanese formats read alike (blank/ignored lines, variations,
+/// comments) so each reader only sees its own.
+pub fn common_line(rec: &mut GameRecord, line: &str) -> CommonLine {
+    if line.trim().is_empty() || line.starts_with('#') || line.starts_with('&') {
+        return CommonLine::Skip;
+    }
+    if line.starts_with("変化：") || line.starts_with("変化:") {
+        return CommonLine::Variation;
+    }
+    if let Some(c) = line.strip_prefix('*') {
+        match rec.moves.last_mut() {
+            Some(m) => m.comments.push(c.to_string()),
+            None => rec.comments.push(c.to_string()),
+        }
+        return CommonLine::Comment;
+    }
+    CommonLine::Other
+}
+
 /// Accumulates header and BOD lines into a start position.
 #[derive(Default)]
 pub struct HeaderState {

@@ -4,7 +4,8 @@
 
 use super::error::{ParseError, ParseErrorKind};
 use super::japanese::{
-    HeaderState, handicap_name, parse_square, side_name, square_text, write_header,
+    CommonLine, HeaderState, common_line, handicap_name, parse_square, side_name, square_text,
+    write_header,
 };
 use super::names::{kanji_name, parse_kanji_piece};
 use super::record::{EndKind, GameEnd, GameRecord, MoveEntry};
@@ -283,18 +284,10 @@ pub fn parse_ki2(text: &str) -> Result<GameRecord, ParseError> {
     for (i, raw_line) in text.lines().enumerate() {
         let ln = i + 1;
         let line = raw_line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.starts_with('#') || line.starts_with('&') {
-            continue;
-        }
-        if line.starts_with("変化：") || line.starts_with("変化:") {
-            break;
-        }
-        if let Some(c) = line.strip_prefix('*') {
-            match rec.moves.last_mut() {
-                Some(m) => m.comments.push(c.to_string()),
-                None => rec.comments.push(c.to_string()),
-            }
-            continue;
+        match common_line(&mut rec, line) {
+            CommonLine::Skip | CommonLine::Comment => continue,
+            CommonLine::Variation => break,
+            CommonLine::Other => {}
         }
         if let Some(rest) = line.strip_prefix("まで") {
             let mover = pos

@@ -7,7 +7,9 @@
 //! the main line ends there. Times are whole seconds.
 
 use super::error::{ParseError, ParseErrorKind};
-use super::japanese::{HeaderState, parse_square, square_text, write_header};
+use super::japanese::{
+    CommonLine, HeaderState, common_line, parse_square, square_text, write_header,
+};
 use super::names::{kanji_name, parse_kanji_piece};
 use super::record::{EndKind, GameEnd, GameRecord, MoveEntry};
 use hayate_core::{Color, Move, Move16, Position, Square};
@@ -168,18 +170,10 @@ pub fn parse_kif(text: &str) -> Result<GameRecord, ParseError> {
     for (i, raw_line) in text.lines().enumerate() {
         let ln = i + 1;
         let line = raw_line.trim_end_matches('\r');
-        if line.trim().is_empty() || line.starts_with('#') || line.starts_with('&') {
-            continue;
-        }
-        if line.starts_with("変化：") || line.starts_with("変化:") {
-            break;
-        }
-        if let Some(c) = line.strip_prefix('*') {
-            match rec.moves.last_mut() {
-                Some(m) => m.comments.push(c.to_string()),
-                None => rec.comments.push(c.to_string()),
-            }
-            continue;
+        match common_line(&mut rec, line) {
+            CommonLine::Skip | CommonLine::Comment => continue,
+            CommonLine::Variation => break,
+            CommonLine::Other => {}
         }
         if line.starts_with("手数") || line.starts_with("まで") {
             continue;
