@@ -209,6 +209,18 @@ fn parse_hand(text: &str) -> Option<Hand> {
     Some(h)
 }
 
+/// The error for a move that failed to parse on line `ln`, numbered as move `ply` of the game
+/// (move parsers do not know how many moves came before).
+pub fn move_error(ln: usize, ply: usize, kind: ParseErrorKind) -> ParseError {
+    ParseError::new(
+        ln,
+        match kind {
+            ParseErrorKind::IllegalMove { text, .. } => ParseErrorKind::IllegalMove { ply, text },
+            k => k,
+        },
+    )
+}
+
 /// What the lines KIF and KI2 share mean to their readers.
 pub enum CommonLine {
     /// Blank, `#` or `&` line: nothing to do.

@@ -4,8 +4,8 @@
 
 use super::error::{ParseError, ParseErrorKind};
 use super::japanese::{
-    CommonLine, HeaderState, common_line, handicap_name, parse_square, side_name, square_text,
-    write_header,
+    CommonLine, HeaderState, common_line, handicap_name, move_error, parse_square, side_name,
+    square_text, write_header,
 };
 use super::names::{kanji_name, parse_kanji_piece};
 use super::record::{EndKind, GameEnd, GameRecord, MoveEntry};
@@ -331,18 +331,8 @@ pub fn parse_ki2(text: &str) -> Result<GameRecord, ParseError> {
             .map(|t| t.trim_matches([' ', '\t']))
             .filter(|t| !t.is_empty())
         {
-            let m = parse_move(p, token, last_to).map_err(|k| {
-                ParseError::new(
-                    ln,
-                    match k {
-                        ParseErrorKind::IllegalMove { text, .. } => ParseErrorKind::IllegalMove {
-                            ply: rec.moves.len() + 1,
-                            text,
-                        },
-                        k => k,
-                    },
-                )
-            })?;
+            let m = parse_move(p, token, last_to)
+                .map_err(|k| move_error(ln, rec.moves.len() + 1, k))?;
             p.do_move(m);
             last_to = Some(m.to());
             rec.moves.push(MoveEntry {

@@ -8,7 +8,7 @@
 
 use super::error::{ParseError, ParseErrorKind};
 use super::japanese::{
-    CommonLine, HeaderState, common_line, parse_square, square_text, write_header,
+    CommonLine, HeaderState, common_line, move_error, parse_square, square_text, write_header,
 };
 use super::names::{kanji_name, parse_kanji_piece};
 use super::record::{EndKind, GameEnd, GameRecord, MoveEntry};
@@ -218,18 +218,7 @@ pub fn parse_kif(text: &str) -> Result<GameRecord, ParseError> {
             continue;
         }
         let _ = num;
-        let m = parse_move(p, body, last_to).map_err(|k| {
-            ParseError::new(
-                ln,
-                match k {
-                    ParseErrorKind::IllegalMove { text, .. } => ParseErrorKind::IllegalMove {
-                        ply: rec.moves.len() + 1,
-                        text,
-                    },
-                    k => k,
-                },
-            )
-        })?;
+        let m = parse_move(p, body, last_to).map_err(|k| move_error(ln, rec.moves.len() + 1, k))?;
         p.do_move(m);
         last_to = Some(m.to());
         rec.moves.push(MoveEntry {
