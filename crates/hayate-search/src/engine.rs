@@ -222,10 +222,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             best.score
         };
-        let resign =
-            self.options.resign_value > 0 && score < -self.options.resign_value && !is_mate(score);
-        let mated = score <= -MATE_IN_MAX_PLY;
-        let bm = if resign && mated {
+        // `ResignValue`: resign when the best line is worse than minus it (being mated included).
+        let resign = self.options.resign_value > 0 && score < -self.options.resign_value;
+        let bm = if resign {
             BestMove::Resign
         } else {
             let ponder = best

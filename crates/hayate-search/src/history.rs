@@ -1,6 +1,8 @@
-//! Move-ordering statistics: butterfly history, killers, counter-moves.
+//! Move-ordering statistics: butterfly history, continuation histories, capture history and
+//! counter-moves. Every table keeps its values bounded by "gravity": an update moves an entry
+//! towards ±`HISTORY_MAX` by a share of the distance left.
 
-use hayate_core::{Color, Move};
+use hayate_core::{Color, Move, Piece, PieceType};
 
 /// Index of a move's origin: the square for board moves, 81 + type for drops.
 #[inline(always)]
@@ -12,48 +14,118 @@ fn from_index(m: Move) -> usize {
     }
 }
 
-/// History of quiet moves by [colour][from or dropped type][to], with gravity so values stay bounded.
-pub struct History {
-    table: Vec<i32>,
-    counter: Vec<Move>,
-}
-
 const FROM: usize = 81 + 8;
+/// (piece after the move, destination): the key of a continuation-history block.
+const PIECE_TO: usize = Piece::NUM * 81;
 /// History values stay within ±this.
 pub const HISTORY_MAX: i32 = 16_384;
 
+/// The continuation-history block of the move played `n` plies before a node (0 = no move:
+/// the root, a null move; that block is never updated and reads as zero).
+pub type ContKey = usize;
+
+/// The block key of `m` (`m` a real move).
+#[inline(always)]
+pub fn cont_key(m: Move) -> ContKey {
+    if m.is_some() {
+        1 + m.moved_piece_after().index() * 81 + m.to().index()
+    } else {
+        0
+    }
+}
+
+#[inline(always)]
+fn piece_to(m: Move) -> usize {
+    m.moved_piece_after().index() * 81 + m.to().index()
+}
+
+#[inline(always)]
+fn gravity(e: &mut i16, bonus: i32) {
+    let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
+    let v = i32::from(*e);
+    *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
+}
+
+/// The ordering statistics of one search thread, kept across searches of a game.
+pub struct History {
+    /// [colour][from or dropped type][to].
+    main: Vec<i16>,
+    /// [block of the earlier move][piece after the move][to].
+    cont: Vec<i16>,
+    /// [moving piece][to][captured type].
+    capture: Vec<i16>,
+    counter: Vec<Move>,
+}
+
 impl History {
-    /// Zeroed tables.
+    /// Zeroed tables (about 14 MB, most of it continuation history).
     pub fn new() -> History {
         History {
-            table: vec![0; 2 * FROM * 81],
-            counter: vec![Move::NONE; 32 * 81],
+            main: vec![0; 2 * FROM * 81],
+            cont: vec![0; (PIECE_TO + 1) * PIECE_TO],
+            capture: vec![0; PIECE_TO * PieceType::NUM],
+            counter: vec![Move::NONE; PIECE_TO],
         }
     }
 
     /// Clears everything (new game).
     pub fn clear(&mut self) {
-        self.table.fill(0);
+        self.main.fill(0);
+        self.cont.fill(0);
+        self.capture.fill(0);
         self.counter.fill(Move::NONE);
     }
 
     #[inline(always)]
-    fn idx(c: Color, m: Move) -> usize {
+    fn main_idx(c: Color, m: Move) -> usize {
         (c.index() * FROM + from_index(m)) * 81 + m.to().index()
     }
 
-    /// The history score of quiet move `m` by `c`.
     #[inline(always)]
-    pub fn get(&self, c: Color, m: Move) -> i32 {
-        self.table[Self::idx(c, m)]
+    fn capture_idx(m: Move) -> usize {
+        piece_to(m) * PieceType::NUM + m.captured().piece_type().index()
     }
 
-    /// Rewards (`bonus` > 0) or penalises a quiet move.
+    /// The butterfly score of quiet move `m` by `c`.
     #[inline(always)]
-    pub fn update(&mut self, c: Color, m: Move, bonus: i32) {
-        let e = &mut self.table[Self::idx(c, m)];
-        let b = bonus.clamp(-HISTORY_MAX, HISTORY_MAX);
-        *e += b - *e * b.abs() / HISTORY_MAX;
+    pub fn get(&self, c: Color, m: Move) -> i32 {
+        i32::from(self.main[Self::main_idx(c, m)])
+    }
+
+    /// The continuation score of `m` after the move with block `key`.
+    #[inline(always)]
+    pub fn cont(&self, key: ContKey, m: Move) -> i32 {
+        i32::from(self.cont[key * PIECE_TO + piece_to(m)])
+    }
+
+    /// The ordering score of a quiet move: butterfly twice, plus the continuations of the
+    /// moves 1, 2 and 4 plies back (`conts`).
+    #[inline(always)]
+    pub fn quiet_score(&self, c: Color, m: Move, conts: &[ContKey; 3]) -> i32 {
+        2 * self.get(c, m) + conts.iter().map(|&k| self.cont(k, m)).sum::<i32>()
+    }
+
+    /// The capture-history score of capture `m`.
+    #[inline(always)]
+    pub fn capture(&self, m: Move) -> i32 {
+        i32::from(self.capture[Self::capture_idx(m)])
+    }
+
+    /// Rewards (`bonus` > 0) or penalises a quiet move in the butterfly and continuation tables.
+    #[inline(always)]
+    pub fn update_quiet(&mut self, c: Color, m: Move, conts: &[ContKey; 3], bonus: i32) {
+        gravity(&mut self.main[Self::main_idx(c, m)], bonus);
+        for &k in conts {
+            if k != 0 {
+                gravity(&mut self.cont[k * PIECE_TO + piece_to(m)], bonus);
+            }
+        }
+    }
+
+    /// Rewards or penalises a capture.
+    #[inline(always)]
+    pub fn update_capture(&mut self, m: Move, bonus: i32) {
+        gravity(&mut self.capture[Self::capture_idx(m)], bonus);
     }
 
     /// The counter-move recorded against `prev`.
@@ -62,14 +134,14 @@ impl History {
         if !prev.is_some() {
             return Move::NONE;
         }
-        self.counter[prev.moved_piece_after().index() * 81 + prev.to().index()]
+        self.counter[piece_to(prev)]
     }
 
     /// Records `m` as the reply to `prev`.
     #[inline(always)]
     pub fn set_counter(&mut self, prev: Move, m: Move) {
         if prev.is_some() {
-            self.counter[prev.moved_piece_after().index() * 81 + prev.to().index()] = m;
+            self.counter[piece_to(prev)] = m;
         }
     }
 }
@@ -77,5 +149,31 @@ impl History {
 impl Default for History {
     fn default() -> Self {
         Self::new()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hayate_core::Position;
+
+    #[test]
+    fn gravity_keeps_values_bounded_and_signed() {
+        let pos = Position::startpos();
+        let m = pos.legal_moves()[0];
+        let conts = [cont_key(m), 0, 0];
+        let mut h = History::new();
+        for _ in 0..1000 {
+            h.update_quiet(Color::Black, m, &conts, 2000);
+        }
+        assert!(h.get(Color::Black, m) <= HISTORY_MAX);
+        assert!(h.get(Color::Black, m) > HISTORY_MAX * 9 / 10);
+        assert_eq!(h.get(Color::White, m), 0);
+        assert!(h.cont(conts[0], m) > 0);
+        assert_eq!(h.cont(0, m), 0, "the no-move block is never written");
+        for _ in 0..1000 {
+            h.update_quiet(Color::Black, m, &conts, -2000);
+        }
+        assert!(h.get(Color::Black, m) < -HISTORY_MAX * 9 / 10);
     }
 }

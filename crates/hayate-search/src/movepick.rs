@@ -1,118 +1,109 @@
-//! Move ordering: the TT move, good captures by MVV-LVA, killers and the counter-move, quiet
-//! moves by history, then captures that lose material.
+//! Move ordering in stages, generating only what a node gets to: the TT move (checked without
+//! generation), then captures and promotions (best by MVV plus capture history; SEE is run only
+//! when a capture is about to be tried, and losing ones are put off to the end), then the
+//! killers and the counter-move, then the quiet moves by history (generated only if the node
+//! has not cut and the caller still wants quiets), then the losing captures. In check, all
+//! evasions are generated at once and ordered the same way.
 
-use crate::history::History;
+use crate::history::{ContKey, History};
 use crate::see::{capture_value, see_ge};
 use hayate_core::{Move, Move16, MoveList, Position, Stage as GenStage};
 
-/// Scores one position's moves and hands them out best first. The first few picks are a
-/// selection (most nodes cut after a move or two); after that the rest is sorted once.
+/// Scores one position's moves and hands them out best first.
 pub struct MovePicker {
     list: MoveList,
-    scores: [std::mem::MaybeUninit<i32>; MoveList::CAPACITY],
-    next: usize,
+    scores: [i32; MoveList::CAPACITY],
+    /// Next index to hand out in the current stage.
+    cur: usize,
+    /// Losing captures found so far sit at `0..bad_end`; `bad_cur` is the next to hand out.
+    bad_end: usize,
+    bad_cur: usize,
+    /// Captures occupy `0..captures_end`; quiet moves follow.
+    captures_end: usize,
     sorted: bool,
-    /// Main search only: the TT move is tried before anything is generated.
     stage: Stage,
     tt: Move,
-    killers: [Move; 2],
-    counter: Move,
+    refutations: [Move; 3],
+    conts: [ContKey; 3],
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
 enum Stage {
     TtMove,
-    Generate,
-    Pick,
+    GenCaptures,
+    GoodCaptures,
+    Refutations(usize),
+    GenQuiets,
+    Quiets,
+    BadCaptures,
+    GenEvasions,
+    Evasions,
+    /// Quiescence: one scored list, picked best first.
+    Quiescence,
+    Done,
 }
 
-const TT_SCORE: i32 = 1 << 30;
-const GOOD_CAPTURE: i32 = 1 << 28;
-const KILLER: i32 = 1 << 27;
+/// Order score of a TT move.
+pub const TT_SCORE: i32 = 1 << 30;
+/// Order score of a killer or counter-move.
+const REFUTATION: i32 = 1 << 27;
+/// Order score of a capture that SEE judged losing (handed out last).
 const BAD_CAPTURE: i32 = -(1 << 28);
-/// Picks made by selection before the remainder is sorted.
+/// Picks made by selection before the rest of the quiet moves is sorted.
 const SELECT_FIRST: usize = 3;
+
+/// MVV-LVA: the most valuable victim first, the cheapest attacker among equals.
+#[inline(always)]
+fn mvv_lva(m: Move) -> i32 {
+    capture_value(m.captured().piece_type()) * 8 - i32::from(m.moved_piece().piece_type().raw())
+}
 
 impl MovePicker {
     /// An empty picker, to be filled in place (pickers live in per-ply boxes: no 5 KB copies).
     pub fn empty() -> MovePicker {
         MovePicker {
             list: MoveList::new(),
-            scores: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
-            next: 0,
+            scores: [0; MoveList::CAPACITY],
+            cur: 0,
+            bad_end: 0,
+            bad_cur: 0,
+            captures_end: 0,
             sorted: false,
-            stage: Stage::Pick,
+            stage: Stage::Done,
             tt: Move::NONE,
-            killers: [Move::NONE; 2],
-            counter: Move::NONE,
+            refutations: [Move::NONE; 3],
+            conts: [0; 3],
         }
     }
 
-    #[inline(always)]
-    fn score(&self, i: usize) -> i32 {
-        // SAFETY: `fill_*` writes a score for every one of the `list.len()` moves before any read.
-        unsafe { self.scores[i].assume_init() }
-    }
-
-    /// Prepares the main search's ordering: the TT move (checked for legality without
-    /// generation) comes first; the rest is generated and scored only if it fails to cut.
+    /// Prepares the main search's ordering: the TT move first, then the stages.
+    /// `refutations` are the two killers and the counter-move; `conts` the continuation
+    /// blocks of the moves 1, 2 and 4 plies back.
     pub fn init_main(
         &mut self,
         pos: &Position,
         tt_move: Move16,
-        killers: [Move; 2],
-        counter: Move,
+        refutations: [Move; 3],
+        conts: [ContKey; 3],
     ) {
         self.list.clear();
-        self.next = 0;
+        self.cur = 0;
+        self.bad_end = 0;
+        self.bad_cur = 0;
+        self.captures_end = 0;
         self.sorted = false;
         self.stage = Stage::TtMove;
         self.tt = pos.to_move_fast(tt_move).unwrap_or(Move::NONE);
-        self.killers = killers;
-        self.counter = counter;
-    }
-
-    fn generate_main(&mut self, pos: &Position, history: &History) {
-        pos.generate_legal(&mut self.list);
-        if self.tt.is_some() {
-            let moves = self.list.as_mut_slice();
-            if let Some(i) = moves.iter().position(|m| m.same(self.tt)) {
-                let last = moves.len() - 1;
-                moves.swap(i, last);
-                self.list.truncate(last);
-            }
-        }
-        let us = pos.side_to_move();
-        for (i, &m) in self.list.iter().enumerate() {
-            let s = if m.is_capture()
-                || (m.is_promotion() && m.moved_piece().piece_type().raw() <= 6)
-            {
-                let mvv = capture_value(m.captured().piece_type()) * 8
-                    - m.moved_piece().piece_type().raw() as i32;
-                if see_ge(pos, m, 0) {
-                    GOOD_CAPTURE + mvv
-                } else {
-                    BAD_CAPTURE + mvv
-                }
-            } else if m.same(self.killers[0]) {
-                KILLER + 2
-            } else if m.same(self.killers[1]) {
-                KILLER + 1
-            } else if m.same(self.counter) {
-                KILLER
-            } else {
-                history.get(us, m)
-            };
-            self.scores[i].write(s);
-        }
+        self.refutations = refutations;
+        self.conts = conts;
     }
 
     /// Orders captures and pawn/bishop/rook promotions (or all evasions in check) for quiescence.
-    pub fn fill_quiescence(&mut self, pos: &Position, tt_move: Move) {
+    pub fn fill_quiescence(&mut self, pos: &Position, tt_move: Move, history: &History) {
         self.list.clear();
-        self.next = 0;
+        self.cur = 0;
         self.sorted = false;
-        self.stage = Stage::Pick;
+        self.stage = Stage::Quiescence;
         if pos.in_check() {
             pos.generate(GenStage::Evasions, &mut self.list);
         } else {
@@ -129,76 +120,233 @@ impl MovePicker {
             }
             self.list.truncate(keep);
         }
-        for (i, &m) in self.list.iter().enumerate() {
-            let s = if m.same(tt_move) {
+        let us = pos.side_to_move();
+        for i in 0..self.list.len() {
+            let m = self.list[i];
+            self.scores[i] = if m.same(tt_move) {
                 TT_SCORE
+            } else if m.is_capture() {
+                mvv_lva(m) * 16 + history.capture(m) / 16
             } else {
-                capture_value(m.captured().piece_type()) * 8
-                    - m.moved_piece().piece_type().raw() as i32
+                history.get(us, m) - REFUTATION
             };
-            self.scores[i].write(s);
         }
     }
 
-    /// The next best move with its ordering score.
-    #[inline]
-    pub fn next_move(&mut self, pos: &Position, history: &History) -> Option<(Move, i32)> {
-        if self.stage == Stage::TtMove {
-            self.stage = Stage::Generate;
-            if self.tt.is_some() {
-                return Some((self.tt, TT_SCORE));
+    fn is_special(&self, m: Move) -> bool {
+        m.same(self.tt) || self.refutations.iter().any(|r| m.same(*r))
+    }
+
+    fn score_captures(&mut self, history: &History, from: usize) {
+        for i in from..self.list.len() {
+            let m = self.list[i];
+            self.scores[i] = mvv_lva(m) * 16 + history.capture(m) / 16;
+        }
+    }
+
+    fn score_quiets(&mut self, pos: &Position, history: &History, from: usize) {
+        let us = pos.side_to_move();
+        for i in from..self.list.len() {
+            let m = self.list[i];
+            self.scores[i] = if m.is_capture() {
+                mvv_lva(m) * 16 + history.capture(m) / 16
+            } else {
+                history.quiet_score(us, m, &self.conts)
+            };
+        }
+    }
+
+    /// Removes the TT move (and, for quiets, the refutations already tried) from `from..`.
+    fn drop_tried(&mut self, from: usize, refutations_too: bool) {
+        let mut keep = from;
+        for i in from..self.list.len() {
+            let m = self.list[i];
+            let tried = m.same(self.tt) || (refutations_too && self.is_special(m));
+            if !tried {
+                self.list.as_mut_slice()[keep] = m;
+                keep += 1;
             }
         }
-        if self.stage == Stage::Generate {
-            self.stage = Stage::Pick;
-            self.generate_main(pos, history);
+        self.list.truncate(keep);
+    }
+
+    /// Index of the best-scored move in `cur..end` (selection).
+    fn select_best(&self, end: usize) -> usize {
+        let mut best = self.cur;
+        for i in self.cur + 1..end {
+            if self.scores[i] > self.scores[best] {
+                best = i;
+            }
         }
-        let n = self.list.len();
-        if self.next >= n {
+        best
+    }
+
+    fn swap(&mut self, a: usize, b: usize) {
+        self.list.as_mut_slice().swap(a, b);
+        self.scores.swap(a, b);
+    }
+
+    /// Sorts `cur..end` by score, best first (insertion sort: no heap in the search).
+    fn sort_rest(&mut self, end: usize) {
+        let moves = self.list.as_mut_slice();
+        for i in self.cur + 1..end {
+            let (m, s) = (moves[i], self.scores[i]);
+            let mut j = i;
+            while j > self.cur && self.scores[j - 1] < s {
+                moves[j] = moves[j - 1];
+                self.scores[j] = self.scores[j - 1];
+                j -= 1;
+            }
+            moves[j] = m;
+            self.scores[j] = s;
+        }
+    }
+
+    /// The next move of a scored stage over `cur..end`: a few picks by selection, then the rest
+    /// sorted once.
+    fn pick(&mut self, end: usize, first: usize) -> Option<(Move, i32)> {
+        if self.cur >= end {
             return None;
         }
-        if self.next >= SELECT_FIRST && !self.sorted {
-            // Insertion sort of the rest, best first, in place (no heap in the search).
-            let moves = self.list.as_mut_slice();
-            for i in self.next + 1..n {
-                // SAFETY: see `score`.
-                let (m, s) = (moves[i], unsafe { self.scores[i].assume_init() });
-                let mut j = i;
-                // SAFETY: see `score`.
-                while j > self.next && unsafe { self.scores[j - 1].assume_init() } < s {
-                    moves[j] = moves[j - 1];
-                    self.scores[j] = self.scores[j - 1];
-                    j -= 1;
-                }
-                moves[j] = m;
-                self.scores[j].write(s);
-            }
+        if !self.sorted && self.cur >= first + SELECT_FIRST {
+            self.sort_rest(end);
             self.sorted = true;
         }
         if !self.sorted {
-            let mut best = self.next;
-            let mut best_score = self.score(best);
-            for i in self.next + 1..n {
-                let s = self.score(i);
-                if s > best_score {
-                    best = i;
-                    best_score = s;
-                }
-            }
-            self.list.as_mut_slice().swap(self.next, best);
-            self.scores.swap(self.next, best);
+            let b = self.select_best(end);
+            self.swap(self.cur, b);
         }
-        let r = (self.list[self.next], self.score(self.next));
-        self.next += 1;
+        let r = (self.list[self.cur], self.scores[self.cur]);
+        self.cur += 1;
         Some(r)
     }
 
-    /// Number of legal moves.
+    /// The next move with its ordering score. With `skip_quiets` the quiet stages are passed
+    /// over (the caller prunes them anyway); captures and evasions still come.
+    pub fn next_move(
+        &mut self,
+        pos: &Position,
+        history: &History,
+        skip_quiets: bool,
+    ) -> Option<(Move, i32)> {
+        loop {
+            match self.stage {
+                Stage::TtMove => {
+                    self.stage = if pos.in_check() {
+                        Stage::GenEvasions
+                    } else {
+                        Stage::GenCaptures
+                    };
+                    if self.tt.is_some() {
+                        return Some((self.tt, TT_SCORE));
+                    }
+                }
+                Stage::GenCaptures => {
+                    pos.generate(GenStage::CapturesAndPromotions, &mut self.list);
+                    self.drop_tried(0, false);
+                    self.score_captures(history, 0);
+                    self.captures_end = self.list.len();
+                    self.stage = Stage::GoodCaptures;
+                }
+                Stage::GoodCaptures => {
+                    if self.cur >= self.captures_end {
+                        self.stage = Stage::Refutations(0);
+                        continue;
+                    }
+                    let b = self.select_best(self.captures_end);
+                    self.swap(self.cur, b);
+                    let m = self.list[self.cur];
+                    let s = self.scores[self.cur];
+                    self.cur += 1;
+                    if see_ge(pos, m, 0) {
+                        return Some((m, s));
+                    }
+                    // Losing: keep it for the end.
+                    let i = self.cur - 1;
+                    self.swap(self.bad_end, i);
+                    self.bad_end += 1;
+                }
+                Stage::Refutations(i) => {
+                    if i >= self.refutations.len() {
+                        self.stage = Stage::GenQuiets;
+                        continue;
+                    }
+                    self.stage = Stage::Refutations(i + 1);
+                    let r = self.refutations[i];
+                    if skip_quiets
+                        || !r.is_some()
+                        || r.is_capture()
+                        || r.same(self.tt)
+                        || self.refutations[..i].iter().any(|p| p.same(r))
+                    {
+                        continue;
+                    }
+                    if let Some(m) = pos.to_move_fast(r.to_move16())
+                        && !m.is_capture()
+                        && !m.is_promotion()
+                    {
+                        return Some((m, REFUTATION));
+                    }
+                }
+                Stage::GenQuiets => {
+                    self.stage = Stage::BadCaptures;
+                    if skip_quiets {
+                        continue;
+                    }
+                    let from = self.captures_end;
+                    self.list.truncate(from);
+                    pos.generate(GenStage::Quiets, &mut self.list);
+                    self.drop_tried(from, true);
+                    self.score_quiets(pos, history, from);
+                    self.cur = from;
+                    self.sorted = false;
+                    self.stage = Stage::Quiets;
+                }
+                Stage::Quiets => {
+                    if !skip_quiets && let Some(r) = self.pick(self.list.len(), self.captures_end) {
+                        return Some(r);
+                    }
+                    self.stage = Stage::BadCaptures;
+                }
+                Stage::BadCaptures => {
+                    // Set aside in the order they were selected: best first already.
+                    if self.bad_cur < self.bad_end {
+                        let i = self.bad_cur;
+                        self.bad_cur += 1;
+                        return Some((self.list[i], BAD_CAPTURE + self.scores[i]));
+                    }
+                    self.stage = Stage::Done;
+                }
+                Stage::GenEvasions => {
+                    pos.generate(GenStage::Evasions, &mut self.list);
+                    self.drop_tried(0, false);
+                    self.score_quiets(pos, history, 0);
+                    for i in 0..self.list.len() {
+                        if self.list[i].is_capture() {
+                            self.scores[i] += REFUTATION;
+                        }
+                    }
+                    self.cur = 0;
+                    self.stage = Stage::Evasions;
+                }
+                Stage::Evasions | Stage::Quiescence => {
+                    let r = self.pick(self.list.len(), 0);
+                    if r.is_none() {
+                        self.stage = Stage::Done;
+                    }
+                    return r;
+                }
+                Stage::Done => return None,
+            }
+        }
+    }
+
+    /// Number of moves generated so far.
     pub fn len(&self) -> usize {
         self.list.len()
     }
 
-    /// Whether there is no move at all.
+    /// Whether no move has been generated.
     pub fn is_empty(&self) -> bool {
         self.list.is_empty()
     }
@@ -208,4 +356,65 @@ impl MovePicker {
 #[inline(always)]
 pub fn is_bad_capture_score(s: i32) -> bool {
     s < BAD_CAPTURE / 2
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every legal move comes out exactly once, in and out of check, with or without a TT move.
+    #[test]
+    fn stages_hand_out_every_legal_move_once() {
+        let sfens = [
+            hayate_core::sfen::STARTPOS,
+            "lnsgk1snl/r5gb1/2ppppppp/pp7/9/2PPPP3/PPN3PPP/1BG1KG1SR/L1S4NL b - 27",
+            "1ns4+N1/lrg1kg3/4p3S/ppppB4/6P2/PPG2p1Pl/L1B4SP/2S2G3/1N2K4 w L2Prn5p 86",
+            "2G1k1s+B1/9/p1p4n1/9/2s6/4K2P1/G1n1P4/9/3+l5 b RBG2N5Prg2s3l9p 115",
+            "4k4/4G4/9/9/9/9/9/9/4K4 w - 1",
+        ];
+        let h = History::new();
+        for sfen in sfens {
+            let pos = Position::from_sfen(sfen).expect("sfen");
+            let legal = pos.legal_moves();
+            for tt in [Move::NONE, legal[legal.len() / 2]] {
+                let killer = legal[0];
+                let mut p = MovePicker::empty();
+                p.init_main(&pos, tt.to_move16(), [killer, Move::NONE, killer], [0; 3]);
+                let mut seen = Vec::new();
+                while let Some((m, _)) = p.next_move(&pos, &h, false) {
+                    assert!(legal.contains(m), "{sfen}: {} not legal", m.to_usi());
+                    assert!(
+                        !seen.iter().any(|s: &Move| s.same(m)),
+                        "{sfen}: {} twice",
+                        m.to_usi()
+                    );
+                    seen.push(m);
+                }
+                assert_eq!(seen.len(), legal.len(), "{sfen}");
+                if tt.is_some() {
+                    assert!(seen[0].same(tt));
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn skipping_quiets_still_hands_out_every_capture() {
+        let sfen = "1ns4+N1/lrg1kg3/4p3S/ppppB4/6P2/PPG2p1Pl/L1B4SP/2S2G3/1N2K4 w L2Prn5p 86";
+        let pos = Position::from_sfen(sfen).expect("sfen");
+        let h = History::new();
+        let mut p = MovePicker::empty();
+        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 3]);
+        let mut n = 0;
+        while let Some((m, _)) = p.next_move(&pos, &h, true) {
+            assert!(m.is_capture() || m.is_promotion(), "{}", m.to_usi());
+            n += 1;
+        }
+        let noisy = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| m.is_capture() || m.is_promotion())
+            .count();
+        assert_eq!(n, noisy);
+    }
 }

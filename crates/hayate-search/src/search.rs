@@ -4,7 +4,7 @@
 //! pruning, futility and SEE pruning, check extensions, mate-distance pruning, repetition and
 //! entering-king handling from the rules core.
 
-use crate::history::History;
+use crate::history::{ContKey, History, cont_key};
 use crate::movepick::{MovePicker, is_bad_capture_score};
 use crate::see::{capture_value, see_ge};
 use crate::timeman::TimePlan;
@@ -77,6 +77,8 @@ struct Frame {
     static_eval: Value,
     killers: [Move; 2],
     current: Move,
+    /// Continuation-history block of `current` (0 for none or a null move).
+    cont: ContKey,
 }
 
 /// Time control of the main worker.
@@ -167,7 +169,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 Frame {
                     static_eval: 0,
                     killers: [Move::NONE; 2],
-                    current: Move::NONE
+                    current: Move::NONE,
+                    cont: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -251,6 +254,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     #[inline(always)]
     fn play(&mut self, m: Move, ply: usize) {
         self.frames[ply].current = m;
+        self.frames[ply].cont = cont_key(m);
         self.pos.do_move(m);
         self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&mut self.est, &self.pos, m);
@@ -278,9 +282,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             return;
         }
         let mut last_best = Move::NONE;
-        let mut stable = 0u32;
+        let mut best_changes = 0.0f64;
+        let mut prev_iter_score = -INFINITE;
         let multipv = self.cfg.multipv.clamp(1, self.root_moves.len());
         let mut completed: Vec<RootMove> = self.root_moves.clone();
+        // The root's static eval, for `improving` two plies down.
+        self.frames[0].static_eval = if self.pos.in_check() {
+            -INFINITE
+        } else {
+            self.evaluate()
+        };
         for depth in 1..=self.cfg.depth_limit.max(1) {
             // Lazy SMP diversity: odd helpers start each iteration one ply deeper.
             let depth = if self.id > 0 && self.id % 2 == 1 {
@@ -347,39 +358,51 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     self.report_line(i, depth, InfoBound::Exact, report);
                 }
             }
-            // Time: stop iterating when the next iteration is unlikely to finish or change much.
+            // Time: stop iterating when the best move has settled and its time is spent.
             let best = self.root_moves[0].mv;
-            if best.same(last_best) {
-                stable += 1;
-            } else {
-                stable = 0;
-                last_best = best;
-            }
+            best_changes = best_changes / 2.0 + f64::from(u8::from(!best.same(last_best)));
+            last_best = best;
             let score = self.root_moves[0].score;
             if is_mate(score) && depth >= 2 * (MATE - score.abs()) + 4 {
                 break;
             }
-            if self.id == 0
-                && let Some(clock) = &self.clock
-                && !clock.pondering
-                && let Some(opt) = clock.plan.optimum
-            {
-                let factor = match stable {
-                    0 => 1.4,
-                    1 => 1.0,
-                    2 => 0.8,
-                    _ => 0.6,
-                };
-                let single_reply = self.root_moves.len() == 1;
-                if single_reply
-                    || clock.start.elapsed().as_secs_f64() > opt.as_secs_f64() * factor * 0.6
-                {
-                    self.shared.abort.store(true, Ordering::Relaxed);
-                    break;
-                }
+            let drop = if prev_iter_score > -INFINITE {
+                prev_iter_score - score
+            } else {
+                0
+            };
+            prev_iter_score = score;
+            if self.id == 0 && self.iteration_time_up(best_changes, drop) {
+                self.shared.abort.store(true, Ordering::Relaxed);
+                break;
             }
         }
         self.check_limits();
+    }
+
+    /// After a completed iteration (main worker): whether to stop now. A single reply stops at
+    /// once; use-it-or-lose-it time (byoyomi) is spent whole; otherwise the optimum is stretched
+    /// while the best move keeps changing (`best_changes`, decayed per iteration) or the score
+    /// falls (`score_drop` since the previous iteration).
+    fn iteration_time_up(&self, best_changes: f64, score_drop: Value) -> bool {
+        let Some(clock) = &self.clock else {
+            return false;
+        };
+        let Some(opt) = clock.plan.optimum else {
+            return false;
+        };
+        if clock.pondering {
+            return false;
+        }
+        if self.root_moves.len() == 1 {
+            return true;
+        }
+        if clock.plan.spend_all {
+            return false;
+        }
+        let instability = (0.7 + 0.7 * best_changes).min(2.0);
+        let falling = (1.0 + f64::from(score_drop) / 250.0).clamp(0.75, 1.5);
+        clock.start.elapsed().as_secs_f64() > opt.as_secs_f64() * instability * falling * 0.7
     }
 
     fn report_line(&self, i: usize, depth: i32, bound: InfoBound, report: &mut dyn FnMut(&Info)) {
@@ -442,6 +465,57 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             depth,
             bound,
         );
+    }
+
+    /// Continuation-history blocks of the moves 1, 2 and 4 plies before `ply`.
+    #[inline(always)]
+    fn conts(&self, ply: usize) -> [ContKey; 3] {
+        let back = |n: usize| {
+            if ply >= n {
+                self.frames[ply - n].cont
+            } else {
+                0
+            }
+        };
+        [back(1), back(2), back(4)]
+    }
+
+    /// After a beta cutoff by `best`: rewards it and penalises the moves tried before it (quiet
+    /// moves in the butterfly and continuation histories, captures in the capture history);
+    /// a quiet `best` also becomes a killer and the counter-move.
+    fn update_stats(
+        &mut self,
+        ply: usize,
+        best: Move,
+        depth: i32,
+        quiets: &[Move],
+        captures: &[Move],
+    ) {
+        let bonus = (depth * depth * 16 + 32 * depth).min(2400);
+        let us = self.pos.side_to_move();
+        let conts = self.conts(ply);
+        if best.is_capture() {
+            self.history.update_capture(best, bonus);
+        } else if !best.is_promotion() {
+            self.history.update_quiet(us, best, &conts, bonus);
+            for &q in quiets.iter().filter(|q| !q.same(best)) {
+                self.history.update_quiet(us, q, &conts, -bonus);
+            }
+            let f = &mut self.frames[ply];
+            if !f.killers[0].same(best) {
+                f.killers[1] = f.killers[0];
+                f.killers[0] = best;
+            }
+            let prev = if ply > 0 {
+                self.frames[ply - 1].current
+            } else {
+                Move::NONE
+            };
+            self.history.set_counter(prev, best);
+        }
+        for &c in captures.iter().filter(|c| !c.same(best)) {
+            self.history.update_capture(c, -bonus);
+        }
     }
 
     fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value) -> Value {
@@ -590,8 +664,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 _ => self.evaluate(),
             }
         };
-        self.frames[ply].static_eval = static_eval;
-        let improving = !in_check && ply >= 2 && static_eval > self.frames[ply - 2].static_eval;
+        // In check there is no static eval: carry the one from two plies back, so that the
+        // node two plies on compares against a real value (and is not always "improving").
+        let before = if ply >= 2 {
+            self.frames[ply - 2].static_eval
+        } else {
+            -INFINITE
+        };
+        self.frames[ply].static_eval = if in_check { before } else { static_eval };
+        let improving = !in_check && before > -INFINITE && static_eval > before;
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [Move::NONE; 2];
         }
@@ -625,6 +706,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             {
                 let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
                 self.frames[ply].current = Move::NULL;
+                self.frames[ply].cont = 0;
                 self.pos.do_null_move();
                 self.eval.push_null(&mut self.est, &self.pos);
                 let v = -self.search::<false>(-beta, -beta + 1, depth - r, ply + 1, !cut_node);
@@ -647,14 +729,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         let killers = self.frames[ply].killers;
         let counter = self.history.counter(prev_move);
+        let conts = self.conts(ply);
         let mut picker = self.pickers[ply]
             .take()
             .unwrap_or_else(|| Box::new(MovePicker::empty()));
         picker.init_main(
             &self.pos,
             tt_hit.map_or(Move16(0), |h| h.mv),
-            killers,
-            counter,
+            [killers[0], killers[1], counter],
+            conts,
         );
         let us = self.pos.side_to_move();
         let mut best_value = -INFINITE;
@@ -662,17 +745,27 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut move_count = 0usize;
         let mut quiets = [Move::NONE; 64];
         let mut n_quiets = 0;
-        while let Some((m, order_score)) = picker.next_move(&self.pos, self.history) {
+        let mut captures = [Move::NONE; 32];
+        let mut n_captures = 0;
+        let mut skip_quiets = false;
+        let lmp_limit = ((3 + depth * depth) / (2 - improving as i32)) as usize;
+        while let Some((m, order_score)) = picker.next_move(&self.pos, self.history, skip_quiets) {
             move_count += 1;
             let noisy = m.is_capture() || m.is_promotion();
             let gives_check = self.pos.gives_check(m);
             // Shallow-depth pruning once something is known not to lose.
             if best_value > -MATE_IN_MAX_PLY && !in_check && ply > 0 {
                 if !noisy && !gives_check {
-                    if move_count >= ((3 + depth * depth) / (2 - improving as i32)) as usize {
+                    if move_count >= lmp_limit {
+                        skip_quiets = true;
                         continue;
                     }
                     let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
+                    let cont_score =
+                        self.history.cont(conts[0], m) + self.history.cont(conts[1], m);
+                    if lmr_depth < 4 && cont_score < -3000 * depth {
+                        continue;
+                    }
                     if lmr_depth < 7 && static_eval + 150 + 120 * lmr_depth <= alpha {
                         continue;
                     }
@@ -706,7 +799,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     r -= 1;
                 }
                 if !noisy {
-                    r -= self.history.get(us, m) / 6000;
+                    r -= self.history.quiet_score(us, m, &conts) / 12_000;
                 }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
@@ -742,6 +835,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if !noisy && n_quiets < quiets.len() {
                 quiets[n_quiets] = m;
                 n_quiets += 1;
+            } else if m.is_capture() && n_captures < captures.len() {
+                captures[n_captures] = m;
+                n_captures += 1;
             }
         }
         self.pickers[ply] = Some(picker);
@@ -753,24 +849,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             // Every move was pruned (cannot happen in check, where nothing is pruned).
             best_value = alpha;
         }
-        if best_value >= beta
-            && !best_move.is_capture()
-            && !best_move.is_promotion()
-            && best_move.is_some()
-        {
-            let bonus = (depth * depth * 16).min(2000);
-            self.history.update(us, best_move, bonus);
-            for &q in &quiets[..n_quiets] {
-                if !q.same(best_move) {
-                    self.history.update(us, q, -bonus);
-                }
-            }
-            let f = &mut self.frames[ply];
-            if !f.killers[0].same(best_move) {
-                f.killers[1] = f.killers[0];
-                f.killers[0] = best_move;
-            }
-            self.history.set_counter(prev_move, best_move);
+        if best_value >= beta && best_move.is_some() {
+            self.update_stats(
+                ply,
+                best_move,
+                depth,
+                &quiets[..n_quiets],
+                &captures[..n_captures],
+            );
         }
         self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
         best_value
@@ -845,13 +931,23 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut picker = self.pickers[ply]
             .take()
             .unwrap_or_else(|| Box::new(MovePicker::empty()));
-        picker.fill_quiescence(&self.pos, tt_move);
+        picker.fill_quiescence(&self.pos, tt_move, self.history);
         if in_check && picker.is_empty() {
             self.pickers[ply] = Some(picker);
             return mated_in(ply);
         }
         let mut best_move = Move::NONE;
-        while let Some((m, _)) = picker.next_move(&self.pos, self.history) {
+        let mut move_count = 0;
+        while let Some((m, _)) = picker.next_move(&self.pos, self.history, false) {
+            move_count += 1;
+            // In check, once an evasion holds: no more quiet evasions past the first two, and
+            // no evasion that loses material (interposing drops would multiply the nodes).
+            if in_check
+                && best_value > -MATE_IN_MAX_PLY
+                && ((!m.is_capture() && move_count > 2) || !see_ge(&self.pos, m, 0))
+            {
+                continue;
+            }
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 if !m.is_promotion()

@@ -37,6 +37,9 @@ pub struct TimePlan {
     pub optimum: Option<Duration>,
     /// Never search past this.
     pub maximum: Option<Duration>,
+    /// The time is use-it-or-lose-it (byoyomi with no main time left, or a fixed movetime):
+    /// search until `maximum` rather than stopping when the best move looks settled.
+    pub spend_all: bool,
 }
 
 /// Plans the time for `us` at game ply `ply`.
@@ -48,6 +51,7 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
         return TimePlan {
             optimum: Some(t),
             maximum: Some(t),
+            spend_all: true,
         };
     }
     let remaining = limits.time[us.index()];
@@ -61,6 +65,7 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
         return TimePlan {
             optimum: None,
             maximum: None,
+            spend_all: false,
         };
     }
     let remaining = remaining.unwrap_or_default();
@@ -82,6 +87,8 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
     TimePlan {
         optimum: Some(Duration::from_millis(optimum)),
         maximum: Some(Duration::from_millis(maximum)),
+        // Byoyomi with (almost) no main time: what is not spent now is lost.
+        spend_all: ms(byoyomi) > 0 && ms(remaining) < ms(byoyomi),
     }
 }
 
@@ -113,6 +120,7 @@ mod tests {
             &TimeOptions::default(),
         );
         assert_eq!(p.maximum, Some(Duration::from_millis(880)));
+        assert!(p.spend_all, "byoyomi alone is use-it-or-lose-it");
         let p = plan(&limits(0, 100, 0), Color::Black, 1, &TimeOptions::default());
         assert_eq!(
             p.maximum,
@@ -131,6 +139,7 @@ mod tests {
         );
         let max = p.maximum.unwrap().as_millis();
         assert!((1000..=12_000).contains(&max), "{max}");
+        assert!(!p.spend_all, "main time is saved by stopping early");
         assert!(p.optimum.unwrap() <= p.maximum.unwrap());
     }
 
