@@ -776,11 +776,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     continue;
                 }
             }
-            // Check extension for checks that do not lose material, kept within the root depth.
-            let extension = (gives_check
-                && (ply as i32) < 2 * self.root_depth
-                && see_ge(&self.pos, m, 0)) as i32;
-            let new_depth = depth - 1 + extension;
+            // No check extension: in shogi (drops) checks are too many to extend; they are
+            // reduced less instead (below).
+            let new_depth = depth - 1;
             self.play(m, ply);
             let mut v;
             let reducible = !noisy || is_bad_capture_score(order_score);
