@@ -26,6 +26,7 @@ mod rules;
 pub mod sfen;
 mod square;
 pub mod usi;
+pub mod usi_option;
 pub mod zobrist;
 
 pub use attacks::{attacks, between, line_through};
@@ -41,3 +42,4 @@ pub use rules::{DeclarationRule, GameRepetition, Repetition};
 pub use sfen::SfenError;
 pub use square::Square;
 pub use usi::{MoveTextError, PositionCommandError};
+pub use usi_option::{OptionError, OptionKind, UsiOption};

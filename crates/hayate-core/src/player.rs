@@ -1,7 +1,7 @@
 //! The one player interface: αβ, MCTS and hybrid players all implement [`Player`], and the USI
 //! loop, the CSA client, self-play and the arena drive them through it.
 
-use crate::{Move, Position};
+use crate::{Move, Position, UsiOption};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -137,11 +137,13 @@ impl Signals {
 pub trait Player: Send {
     /// A short name for logs and `id name`.
     fn name(&self) -> String;
-    /// Options as USI `option` lines would declare them: (name, declaration after `type`).
-    fn options(&self) -> Vec<(String, String)> {
+    /// The options this player takes, typed, with their current values as defaults (what the
+    /// USI `option` lines declare). Listing them must be cheap: no tables, no files.
+    fn options(&self) -> Vec<UsiOption> {
         Vec::new()
     }
-    /// Sets an option.
+    /// Sets an option. It should be cheap (record the value): heavy work such as resizing a
+    /// table or loading a file belongs in [`Player::prepare`].
     ///
     /// # Errors
     /// A message naming the problem when the name is unknown or the value invalid.

@@ -32,8 +32,12 @@ pub enum SfenError {
     BadHand(String),
     /// The move-number field is not a positive integer.
     BadMoveNumber(String),
-    /// More pieces of a type than a full set holds, or more than one king per side.
+    /// More pieces of a type than a full set holds (board, promoted and hands counted together).
     TooManyPieces(char),
+    /// Two or more kings of one side.
+    TwoKings(Color),
+    /// No king at all: nothing can be checked or mated.
+    NoKing,
     /// A pawn, lance or knight stands where it could never move.
     DeadPiece(Square),
     /// Two unpromoted pawns of one side on a file.
@@ -64,6 +68,8 @@ impl fmt::Display for SfenError {
                 write!(f, "SFEN move number {s:?} is not a positive integer")
             }
             SfenError::TooManyPieces(c) => write!(f, "more pieces of type {c} than a set holds"),
+            SfenError::TwoKings(c) => write!(f, "{c:?} has more than one king"),
+            SfenError::NoKing => write!(f, "neither side has a king"),
             SfenError::DeadPiece(sq) => write!(f, "the piece on {sq} could never move"),
             SfenError::Nifu(file) => write!(f, "two unpromoted pawns of one side on file {file}"),
             SfenError::OpponentInCheck => write!(f, "the side not to move is in check"),
@@ -183,7 +189,23 @@ fn parse_hands(pos: &mut Position, text: &str) -> Result<(), SfenError> {
     Ok(())
 }
 
+/// The checks every position that enters from outside passes (text, records, packed data).
+///
+/// Policy: accept what the rules and this software handle, not only what a game can reach.
+/// A side may lack its king, as the attacker does in a mate problem (tsume: the problem
+/// collections in `data/mate` have no attacker king, and the evaluations score such positions),
+/// but a position with no king at all, two kings of a side, more pieces of a kind than a set
+/// holds, a dead piece, nifu or the side not to move in check is refused.
 fn validate(pos: &Position) -> Result<(), SfenError> {
+    let kings = Color::ALL.map(|c| pos.pieces_of(c, PieceType::KING).count());
+    if kings == [0, 0] {
+        return Err(SfenError::NoKing);
+    }
+    for c in Color::ALL {
+        if kings[c.index()] > 1 {
+            return Err(SfenError::TwoKings(c));
+        }
+    }
     let counts = pos.material_counts();
     for pt in 1..=8u8 {
         let pt = PieceType::from_u8(pt).expect("valid type code");
@@ -192,9 +214,6 @@ fn validate(pos: &Position) -> Result<(), SfenError> {
         }
     }
     for c in Color::ALL {
-        if pos.pieces_of(c, PieceType::KING).count() > 1 {
-            return Err(SfenError::TooManyPieces('K'));
-        }
         for pt in [PieceType::PAWN, PieceType::LANCE, PieceType::KNIGHT] {
             for sq in pos.pieces_of(c, pt) {
                 let limit = if pt == PieceType::KNIGHT { 2 } else { 1 };
@@ -351,4 +370,58 @@ pub fn hand_text(black: Hand, white: Hand) -> String {
         s.push('-');
     }
     s
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn err(sfen: &str) -> SfenError {
+        Position::from_sfen(sfen).expect_err(sfen)
+    }
+
+    #[test]
+    fn positions_without_a_king_or_with_two_are_refused() {
+        assert_eq!(err("9/9/9/9/9/9/9/9/9 b - 1"), SfenError::NoKing);
+        assert_eq!(err("9/9/9/9/4g4/9/9/9/9 b 2P 1"), SfenError::NoKing);
+        assert_eq!(
+            err("4k4/9/9/9/9/9/9/9/3KK4 b - 1"),
+            SfenError::TwoKings(Color::Black)
+        );
+        assert_eq!(
+            err("3kk4/9/9/9/9/9/9/9/4K4 b - 1"),
+            SfenError::TwoKings(Color::White)
+        );
+        // A mate problem: the attacker has no king; still a position the solvers take.
+        assert!(Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1").is_ok());
+    }
+
+    #[test]
+    fn piece_counts_include_promoted_pieces_and_hands() {
+        // 18 pawns in hand plus a promoted pawn on the board: 19 pawns.
+        assert_eq!(
+            err("4k4/4+p4/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1"),
+            SfenError::TooManyPieces('P')
+        );
+        // 17 in a hand, one in the other hand, one on the board: 19.
+        assert_eq!(
+            err("4k4/9/4p4/9/9/9/9/9/4K4 b P17p 1"),
+            SfenError::TooManyPieces('P')
+        );
+        // Three bishops: one promoted on the board, two in hand.
+        assert_eq!(
+            err("4k4/9/9/9/4+B4/9/9/9/4K4 b 2B 1"),
+            SfenError::TooManyPieces('B')
+        );
+        assert!(Position::from_sfen("4k4/4+p4/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l17p 1").is_ok());
+    }
+
+    #[test]
+    fn packed_parts_get_the_same_checks() {
+        let empty = [Piece::EMPTY; 81];
+        assert_eq!(
+            Position::from_parts(&empty, [Hand::EMPTY; 2], Color::Black, 1).unwrap_err(),
+            SfenError::NoKing
+        );
+    }
 }

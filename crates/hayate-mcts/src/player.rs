@@ -13,7 +13,7 @@ use crate::timeman::{TimeOptions, TimePlan, plan};
 use crate::tract_backend::TractBackend;
 use crate::tree::Tree;
 use hayate_core::player::{BestMove, Info, Limits, Player, Score, Signals};
-use hayate_core::{Move, MoveList, Position};
+use hayate_core::{Move, MoveList, Position, UsiOption};
 use hayate_mate::{DfpnOptions, MateResult, OddPlyResult, OddPlySearch, solve};
 use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -257,38 +257,13 @@ impl Player for MctsPlayer {
         format!("Hayate MCTS {}", env!("CARGO_PKG_VERSION"))
     }
 
-    fn options(&self) -> Vec<(String, String)> {
+    fn options(&self) -> Vec<UsiOption> {
         let p = &self.params;
-        let spin = |name: &str, def: i64, min: i64, max: i64| {
-            (
-                name.to_string(),
-                format!("spin default {def} min {min} max {max}"),
-            )
-        };
-        let check = |name: &str, def: bool| (name.to_string(), format!("check default {def}"));
+        let spin = UsiOption::spin;
+        let check = UsiOption::check;
         vec![
-            (
-                "DNN_Model".to_string(),
-                format!(
-                    "string default {}",
-                    if self.model_path.is_empty() {
-                        "<empty>"
-                    } else {
-                        &self.model_path
-                    }
-                ),
-            ),
-            (
-                "DNN_Backend".to_string(),
-                format!(
-                    "combo default tract {}",
-                    BackendKind::NAMES
-                        .iter()
-                        .map(|n| format!("var {n}"))
-                        .collect::<Vec<_>>()
-                        .join(" ")
-                ),
-            ),
+            UsiOption::string("DNN_Model", &self.model_path),
+            UsiOption::combo("DNN_Backend", "tract", &BackendKind::NAMES),
             spin("DNN_Batch_Size", p.batch_size as i64, 1, 256),
             spin("UCT_Threads", p.threads as i64, 1, 256),
             spin("UCT_NodeLimit", p.node_limit as i64, 1000, 1_000_000_000),

@@ -375,7 +375,7 @@ fn options_are_checked() {
     assert!(p.set_option("UCT_Threads", "many").is_err());
     assert!(p.set_option("Softmax_Temperature", "0").is_err());
     assert!(p.set_option("DNN_Backend", "cuda").is_err());
-    assert!(p.options().iter().any(|(n, _)| n == "DNN_Model"));
+    assert!(p.options().iter().any(|o| o.name == "DNN_Model"));
     // No model: a clear error, and resign rather than a crash.
     assert!(p.prepare().is_err());
     p.set_option("DNN_Model", "/nonexistent/model.onnx")

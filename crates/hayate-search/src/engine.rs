@@ -6,6 +6,7 @@ use crate::timeman::{TimeOptions, plan};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_core::{DeclarationRule, Move, Position};
 use hayate_eval::Evaluator;
 use std::sync::Arc;
@@ -42,6 +43,59 @@ impl Default for Options {
             time: TimeOptions::default(),
             resign_value: 0,
         }
+    }
+}
+
+impl Options {
+    /// The USI options, declared once: names, kinds and ranges, current values as defaults.
+    /// `Options::default().usi_options()` lists them without building a player.
+    pub fn usi_options(&self) -> Vec<UsiOption> {
+        let t = &self.time;
+        vec![
+            UsiOption::spin("USI_Hash", self.hash_mb as i64, 1, 65536),
+            UsiOption::spin("Threads", self.threads as i64, 1, 256),
+            UsiOption::spin("MultiPV", self.multipv as i64, 1, 600),
+            UsiOption::check("USI_Ponder", true),
+            UsiOption::spin("DrawValue", self.draw_value as i64, -30000, 30000),
+            UsiOption::spin("MaxMovesToDraw", self.max_moves_to_draw as i64, 0, 100000),
+            UsiOption::spin("NetworkDelay", t.network_delay_ms as i64, 0, 10000),
+            UsiOption::spin(
+                "MinimumThinkingTime",
+                t.minimum_thinking_ms as i64,
+                0,
+                100000,
+            ),
+            UsiOption::spin("SlowMover", t.slow_mover as i64, 1, 1000),
+            UsiOption::spin("ResignValue", self.resign_value as i64, 0, 32000),
+        ]
+    }
+
+    /// Sets one option from its USI text, checked against [`Options::usi_options`]. Cheap:
+    /// `USI_Hash` only records the size; the table is resized by [`Player::prepare`].
+    ///
+    /// # Errors
+    /// A message when the name is unknown or the value outside the declaration.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+        // `Hash` is what UCI-minded GUIs send.
+        let name = if name == "Hash" { "USI_Hash" } else { name };
+        let table = self.usi_options();
+        let opt =
+            find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()).to_string())?;
+        let v = opt.validate(value).map_err(|e| e.to_string())?;
+        let t = &mut self.time;
+        match opt.name.as_str() {
+            "USI_Hash" => self.hash_mb = parse_num(name, &v)?,
+            "Threads" => self.threads = parse_num(name, &v)?,
+            "MultiPV" => self.multipv = parse_num(name, &v)?,
+            "DrawValue" => self.draw_value = parse_num(name, &v)?,
+            "MaxMovesToDraw" => self.max_moves_to_draw = parse_num(name, &v)?,
+            "NetworkDelay" => t.network_delay_ms = parse_num(name, &v)?,
+            "MinimumThinkingTime" => t.minimum_thinking_ms = parse_num(name, &v)?,
+            "SlowMover" => t.slow_mover = parse_num(name, &v)?,
+            "ResignValue" => self.resign_value = parse_num(name, &v)?,
+            _ => {} // USI_Ponder: pondering follows `go ponder`; nothing to keep.
+        }
+        Ok(())
     }
 }
 
@@ -277,76 +331,28 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
         )
     }
 
-    fn options(&self) -> Vec<(String, String)> {
-        let o = &self.options;
-        vec![
-            (
-                "USI_Hash".into(),
-                format!("spin default {} min 1 max 65536", o.hash_mb),
-            ),
-            (
-                "Threads".into(),
-                format!("spin default {} min 1 max 256", o.threads),
-            ),
-            (
-                "MultiPV".into(),
-                format!("spin default {} min 1 max 600", o.multipv),
-            ),
-            ("USI_Ponder".into(), "check default true".into()),
-            (
-                "DrawValue".into(),
-                format!("spin default {} min -30000 max 30000", o.draw_value),
-            ),
-            (
-                "MaxMovesToDraw".into(),
-                format!("spin default {} min 0 max 100000", o.max_moves_to_draw),
-            ),
-            (
-                "NetworkDelay".into(),
-                format!("spin default {} min 0 max 10000", o.time.network_delay_ms),
-            ),
-            (
-                "MinimumThinkingTime".into(),
-                format!(
-                    "spin default {} min 0 max 100000",
-                    o.time.minimum_thinking_ms
-                ),
-            ),
-            (
-                "SlowMover".into(),
-                format!("spin default {} min 1 max 1000", o.time.slow_mover),
-            ),
-            (
-                "ResignValue".into(),
-                format!("spin default {} min 0 max 32000", o.resign_value),
-            ),
-        ]
+    fn options(&self) -> Vec<UsiOption> {
+        self.options.usi_options()
     }
 
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "USI_Hash" | "Hash" => {
-                let mb: usize = parse_num(name, value)?;
-                if mb != self.options.hash_mb {
-                    self.resize_hash(mb.clamp(1, 65536));
-                }
-            }
-            "Threads" => self.options.threads = parse_num::<usize>(name, value)?.clamp(1, 256),
-            "MultiPV" => self.options.multipv = parse_num::<usize>(name, value)?.clamp(1, 600),
-            "USI_Ponder" => {}
-            "DrawValue" => {
-                self.options.draw_value = parse_num::<i32>(name, value)?.clamp(-30000, 30000)
-            }
-            "MaxMovesToDraw" => self.options.max_moves_to_draw = parse_num(name, value)?,
-            "NetworkDelay" => self.options.time.network_delay_ms = parse_num(name, value)?,
-            "MinimumThinkingTime" => {
-                self.options.time.minimum_thinking_ms = parse_num(name, value)?
-            }
-            "SlowMover" => {
-                self.options.time.slow_mover = parse_num::<u64>(name, value)?.clamp(1, 1000)
-            }
-            "ResignValue" => self.options.resign_value = parse_num(name, value)?,
-            _ => return Err(format!("unknown option {name}")),
+        self.options.set(name, value)
+    }
+
+    /// Resizes the TT to `USI_Hash` (fallibly: a size that does not fit gets the largest that
+    /// does, and an error saying so; the process never aborts).
+    fn prepare(&mut self) -> Result<(), String> {
+        if self.tt.requested_mb() != self.options.hash_mb {
+            // Free the old table first: two large tables need not live at once.
+            self.tt = TranspositionTable::new(1);
+            self.tt = TranspositionTable::new(self.options.hash_mb);
+        }
+        if self.tt.size_mb() < self.tt.requested_mb() {
+            return Err(format!(
+                "USI_Hash {} MB does not fit in the memory available; the table has {} MB",
+                self.tt.requested_mb(),
+                self.tt.size_mb()
+            ));
         }
         Ok(())
     }

@@ -61,6 +61,8 @@ struct Bucket {
 pub struct TranspositionTable {
     buckets: Vec<Bucket>,
     generation: AtomicU8,
+    /// The size asked for, in MB (the table may be smaller: see [`TranspositionTable::new`]).
+    requested_mb: usize,
 }
 
 fn pack(mv: Move16, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
@@ -89,20 +91,43 @@ fn unpack(d: u64) -> TtHit {
 }
 
 impl TranspositionTable {
-    /// A table of about `mb` megabytes (at least one bucket).
+    /// A table of about `mb` megabytes, or the largest that fits when that much memory is not
+    /// available (see [`TranspositionTable::size_mb`]); never aborts the process. Asking more
+    /// than three quarters of the memory the system has available (Linux `MemAvailable`) gets
+    /// that much, since touching pages beyond it would end in the out-of-memory killer rather
+    /// than in a failed allocation; an allocation that still fails is retried at half the size.
     pub fn new(mb: usize) -> TranspositionTable {
-        let n = (mb.max(1) * 1024 * 1024 / std::mem::size_of::<Bucket>()).max(1);
-        let mut buckets = Vec::with_capacity(n);
-        buckets.resize_with(n, || Bucket {
-            entries: std::array::from_fn(|_| Entry {
-                key_xor_data: AtomicU64::new(0),
-                data: AtomicU64::new(0),
-            }),
-        });
-        TranspositionTable {
-            buckets,
-            generation: AtomicU8::new(0),
+        let requested_mb = mb.max(1);
+        let mut size = planned_mb(requested_mb, memory_budget_mb());
+        loop {
+            if let Some(buckets) = try_alloc_buckets(size) {
+                return TranspositionTable {
+                    buckets,
+                    generation: AtomicU8::new(0),
+                    requested_mb,
+                };
+            }
+            if size == 1 {
+                // Even 1 MB failed: a single bucket still makes a working (useless) table.
+                return TranspositionTable {
+                    buckets: try_alloc(1).unwrap_or_else(|| vec![empty_bucket()]),
+                    generation: AtomicU8::new(0),
+                    requested_mb,
+                };
+            }
+            size /= 2;
         }
+    }
+
+    /// The size in MB asked for when the table was made.
+    pub fn requested_mb(&self) -> usize {
+        self.requested_mb
+    }
+
+    /// The size in MB actually allocated (less than [`TranspositionTable::requested_mb`] when
+    /// memory was short).
+    pub fn size_mb(&self) -> usize {
+        self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
     /// Forgets everything.
@@ -204,6 +229,44 @@ impl TranspositionTable {
     }
 }
 
+fn empty_bucket() -> Bucket {
+    Bucket {
+        entries: std::array::from_fn(|_| Entry {
+            key_xor_data: AtomicU64::new(0),
+            data: AtomicU64::new(0),
+        }),
+    }
+}
+
+/// `n` zeroed buckets, or `None` when the allocator refuses.
+fn try_alloc(n: usize) -> Option<Vec<Bucket>> {
+    let mut buckets = Vec::new();
+    buckets.try_reserve_exact(n).ok()?;
+    buckets.resize_with(n, empty_bucket);
+    Some(buckets)
+}
+
+fn try_alloc_buckets(mb: usize) -> Option<Vec<Bucket>> {
+    let n = (mb.checked_mul(1024 * 1024)? / std::mem::size_of::<Bucket>()).max(1);
+    try_alloc(n)
+}
+
+/// The size to try first: the request, capped by the memory budget (at least 1 MB).
+fn planned_mb(requested_mb: usize, budget_mb: Option<usize>) -> usize {
+    requested_mb.min(budget_mb.unwrap_or(usize::MAX)).max(1)
+}
+
+/// Three quarters of `MemAvailable` in MB (Linux); `None` where it cannot be read.
+fn memory_budget_mb() -> Option<usize> {
+    let info = std::fs::read_to_string("/proc/meminfo").ok()?;
+    mem_available_kb(&info).map(|kb| (kb / 1024) as usize / 4 * 3)
+}
+
+fn mem_available_kb(meminfo: &str) -> Option<u64> {
+    let line = meminfo.lines().find(|l| l.starts_with("MemAvailable:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -227,5 +290,26 @@ mod tests {
         assert!(tt.probe(0x1111).is_none());
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+    }
+
+    #[test]
+    fn a_table_larger_than_memory_is_planned_smaller_and_allocated_fallibly() {
+        // 60000 MB asked on a machine with 24 GB: the plan is the budget, not the request.
+        assert_eq!(planned_mb(60_000, Some(18_000)), 18_000);
+        assert_eq!(planned_mb(256, Some(18_000)), 256);
+        assert_eq!(planned_mb(256, None), 256);
+        assert_eq!(planned_mb(256, Some(0)), 1);
+        // Sizes no allocator can give come back as `None`, not as an abort.
+        assert!(try_alloc_buckets(usize::MAX / 2).is_none());
+        assert!(try_alloc(usize::MAX / 64).is_none());
+    }
+
+    #[test]
+    fn mem_available_is_read_from_meminfo() {
+        let info = "MemTotal:       24000000 kB\nMemFree:  100 kB\nMemAvailable:   20480000 kB\n";
+        assert_eq!(mem_available_kb(info), Some(20_480_000));
+        assert_eq!(mem_available_kb("MemTotal: 5 kB\n"), None);
+        let tt = TranspositionTable::new(16);
+        assert_eq!((tt.size_mb(), tt.requested_mb()), (16, 16));
     }
 }

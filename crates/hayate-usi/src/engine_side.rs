@@ -32,6 +32,10 @@ pub struct Go {
     pub limits: Limits,
     /// Present for `go mate`.
     pub mate: Option<MateLimit>,
+    /// Parameters that were ignored (unknown words, values that are not numbers), one message
+    /// each for an `info string`: a malformed `go` still searches, so it still gets a
+    /// `bestmove`.
+    pub ignored: Vec<String>,
 }
 
 /// A command from the GUI.
@@ -68,73 +72,99 @@ pub enum Command {
     Other(String, String),
 }
 
-fn ms(words: &mut std::slice::Iter<'_, &str>, what: &str) -> Result<Duration, UsiError> {
-    let w = words
-        .next()
-        .ok_or_else(|| UsiError(format!("go {what}: missing value")))?;
-    let v: i64 = w
-        .parse()
-        .map_err(|_| UsiError(format!("go {what}: {w:?} is not a number")))?;
-    // Some GUIs send slightly negative remaining times; treat them as zero.
-    Ok(Duration::from_millis(v.max(0) as u64))
+/// The longest time a `go` parameter keeps (about 49 days): larger values, up to any number
+/// of digits, saturate here, so that no clock arithmetic downstream can overflow.
+pub const MAX_GO_MILLIS: u64 = u32::MAX as u64;
+
+/// An integer parameter, saturated into `0..=max`: a minus sign gives 0 (some GUIs send
+/// slightly negative remaining times), more digits than fit give `max`. `None` if `text` is
+/// not an integer at all.
+fn saturating(text: &str, max: u64) -> Option<u64> {
+    let (negative, digits) = match text.strip_prefix('-') {
+        Some(d) => (true, d),
+        None => (false, text.strip_prefix('+').unwrap_or(text)),
+    };
+    if digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    if negative {
+        return Some(0);
+    }
+    Some(digits.parse::<u64>().map_or(max, |v| v.min(max)))
 }
 
-fn parse_go(rest: &str) -> Result<Go, UsiError> {
+/// The value after parameter `what`, saturated into `0..=max`, or a message saying why it
+/// was ignored.
+fn value(words: &mut std::slice::Iter<'_, &str>, what: &str, max: u64) -> Result<u64, String> {
+    let w = words
+        .next()
+        .ok_or_else(|| format!("go {what}: missing value; ignored"))?;
+    saturating(w, max).ok_or_else(|| format!("go {what}: {w:?} is not a number; ignored"))
+}
+
+fn parse_go(rest: &str) -> Go {
     let words: Vec<&str> = rest.split_whitespace().collect();
     let mut it = words.iter();
     let mut go = Go::default();
     while let Some(&w) = it.next() {
-        match w {
-            "btime" => go.limits.time[0] = Some(ms(&mut it, w)?),
-            "wtime" => go.limits.time[1] = Some(ms(&mut it, w)?),
-            "binc" => go.limits.increment[0] = Some(ms(&mut it, w)?),
-            "winc" => go.limits.increment[1] = Some(ms(&mut it, w)?),
-            "byoyomi" => go.limits.byoyomi = Some(ms(&mut it, w)?),
-            "movetime" => go.limits.movetime = Some(ms(&mut it, w)?),
-            "nodes" => {
-                let v = it
-                    .next()
-                    .ok_or_else(|| UsiError("go nodes: missing value".into()))?;
-                go.limits.nodes = Some(
-                    v.parse()
-                        .map_err(|_| UsiError(format!("go nodes: {v:?} is not a number")))?,
-                );
+        let ms = |it: &mut std::slice::Iter<'_, &str>| {
+            value(it, w, MAX_GO_MILLIS).map(|v| Some(Duration::from_millis(v)))
+        };
+        let l = &mut go.limits;
+        let done = match w {
+            "btime" => ms(&mut it).map(|v| l.time[0] = v),
+            "wtime" => ms(&mut it).map(|v| l.time[1] = v),
+            "binc" => ms(&mut it).map(|v| l.increment[0] = v),
+            "winc" => ms(&mut it).map(|v| l.increment[1] = v),
+            "byoyomi" => ms(&mut it).map(|v| l.byoyomi = v),
+            "movetime" => ms(&mut it).map(|v| l.movetime = v),
+            "nodes" => value(&mut it, w, u64::MAX).map(|v| l.nodes = Some(v)),
+            "depth" => value(&mut it, w, u32::MAX as u64).map(|v| l.depth = Some(v as u32)),
+            "infinite" => {
+                l.infinite = true;
+                Ok(())
             }
-            "depth" => {
-                let v = it
-                    .next()
-                    .ok_or_else(|| UsiError("go depth: missing value".into()))?;
-                go.limits.depth = Some(
-                    v.parse()
-                        .map_err(|_| UsiError(format!("go depth: {v:?} is not a number")))?,
-                );
+            "ponder" => {
+                l.ponder = true;
+                Ok(())
             }
-            "infinite" => go.limits.infinite = true,
-            "ponder" => go.limits.ponder = true,
             "mate" => {
-                go.mate = Some(match it.next() {
-                    None | Some(&"infinite") => MateLimit::Infinite,
-                    Some(v) => MateLimit::Millis(v.parse().map_err(|_| {
-                        UsiError(format!("go mate: {v:?} is neither a number nor infinite"))
-                    })?),
-                });
+                let limit = match it.clone().next() {
+                    None => Ok(MateLimit::Infinite),
+                    Some(&"infinite") => {
+                        it.next();
+                        Ok(MateLimit::Infinite)
+                    }
+                    Some(_) => value(&mut it, w, MAX_GO_MILLIS).map(MateLimit::Millis),
+                };
+                // A bad limit still makes a mate search; `stop` ends it.
+                go.mate = Some(limit.clone().unwrap_or(MateLimit::Infinite));
+                limit.map(|_| ())
             }
             "searchmoves" => {
                 // Moves are checked against the position by the caller; keep the text here.
+                let mut bad = Vec::new();
                 for m in it.by_ref() {
                     match hayate_core::usi::parse_move_syntax(m) {
-                        Ok(m16) => go
-                            .limits
+                        Ok(m16) => l
                             .search_moves
                             .push(hayate_core::Move::from_raw(m16.0 as u32)),
-                        Err(e) => return Err(UsiError(format!("go searchmoves: {e}"))),
+                        Err(e) => bad.push(format!("go searchmoves: {e}; ignored")),
                     }
                 }
+                if bad.is_empty() {
+                    Ok(())
+                } else {
+                    Err(bad.join("; "))
+                }
             }
-            other => return Err(UsiError(format!("go: unknown parameter {other:?}"))),
+            other => Err(format!("go: unknown parameter {other:?}; ignored")),
+        };
+        if let Err(e) = done {
+            go.ignored.push(e);
         }
     }
-    Ok(go)
+    go
 }
 
 /// Parses one line from the GUI.
@@ -157,7 +187,7 @@ pub fn parse_command(line: &str) -> Result<Command, UsiError> {
         "quit" => Command::Quit,
         "gameover" => Command::GameOver(rest.to_string()),
         "position" => Command::Position(rest.to_string()),
-        "go" => Command::Go(parse_go(rest)?),
+        "go" => Command::Go(parse_go(rest)),
         "setoption" => {
             let rest = rest
                 .strip_prefix("name")
@@ -253,32 +283,60 @@ pub fn format_bestmove(b: &BestMove) -> String {
 mod tests {
     use super::*;
 
+    fn go(line: &str) -> Go {
+        match parse_command(line) {
+            Ok(Command::Go(g)) => g,
+            other => panic!("{line}: {other:?}"),
+        }
+    }
+
     #[test]
     fn parses_go_variants() {
-        let Command::Go(g) = parse_command("go btime 1000 wtime 2000 byoyomi 500").unwrap() else {
-            panic!()
-        };
+        let g = go("go btime 1000 wtime 2000 byoyomi 500");
         assert_eq!(g.limits.time[1], Some(Duration::from_millis(2000)));
         assert_eq!(g.limits.byoyomi, Some(Duration::from_millis(500)));
-        let Command::Go(g) = parse_command("go ponder btime 0 wtime 0 binc 100 winc 100").unwrap()
-        else {
-            panic!()
-        };
+        assert!(g.ignored.is_empty());
+        let g = go("go ponder btime 0 wtime 0 binc 100 winc 100");
         assert!(g.limits.ponder && g.limits.increment[0].is_some());
-        let Command::Go(g) = parse_command("go mate 3000").unwrap() else {
-            panic!()
-        };
-        assert_eq!(g.mate, Some(MateLimit::Millis(3000)));
-        let Command::Go(g) = parse_command("go mate infinite").unwrap() else {
-            panic!()
-        };
-        assert_eq!(g.mate, Some(MateLimit::Infinite));
-        assert!(parse_command("go btime x").is_err());
-        assert!(parse_command("go frobnicate").is_err());
-        let Command::Go(g) = parse_command("go btime -5 wtime 10").unwrap() else {
-            panic!()
-        };
+        assert_eq!(go("go mate 3000").mate, Some(MateLimit::Millis(3000)));
+        assert_eq!(go("go mate infinite").mate, Some(MateLimit::Infinite));
+        assert_eq!(go("go mate").mate, Some(MateLimit::Infinite));
+        let g = go("go btime -5 wtime 10");
         assert_eq!(g.limits.time[0], Some(Duration::ZERO));
+    }
+
+    #[test]
+    fn out_of_range_go_numbers_saturate() {
+        let g = go("go btime 18446744073709551615 wtime 99999999999999999999999 byoyomi 1000");
+        let max = Some(Duration::from_millis(MAX_GO_MILLIS));
+        assert_eq!(g.limits.time, [max, max]);
+        assert_eq!(g.limits.byoyomi, Some(Duration::from_millis(1000)));
+        assert!(g.ignored.is_empty(), "{:?}", g.ignored);
+        let g = go("go nodes 99999999999999999999999 depth 4294967296");
+        assert_eq!(
+            (g.limits.nodes, g.limits.depth),
+            (Some(u64::MAX), Some(u32::MAX))
+        );
+        let g = go("go movetime -99999999999999999999999");
+        assert_eq!(g.limits.movetime, Some(Duration::ZERO));
+        assert_eq!(
+            go("go mate 99999999999999999999").mate,
+            Some(MateLimit::Millis(MAX_GO_MILLIS))
+        );
+    }
+
+    #[test]
+    fn a_malformed_go_is_still_a_go() {
+        let g = go("go btime x wtime 100 frobnicate byoyomi");
+        assert_eq!(g.limits.time, [None, Some(Duration::from_millis(100))]);
+        assert_eq!(g.ignored.len(), 3, "{:?}", g.ignored);
+        assert!(g.ignored[0].contains("btime"));
+        let g = go("go mate soon");
+        assert_eq!(g.mate, Some(MateLimit::Infinite));
+        assert_eq!(g.ignored.len(), 1);
+        let g = go("go searchmoves 7g7f 7g7z");
+        assert_eq!(g.limits.search_moves.len(), 1);
+        assert_eq!(g.ignored.len(), 1);
     }
 
     #[test]

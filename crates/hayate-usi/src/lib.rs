@@ -4,8 +4,10 @@
 
 mod engine_side;
 mod gui_side;
+mod input;
 
 pub use engine_side::{
-    Command, Go, MateLimit, UsiError, format_bestmove, format_info, parse_command,
+    Command, Go, MAX_GO_MILLIS, MateLimit, UsiError, format_bestmove, format_info, parse_command,
 };
 pub use gui_side::{EngineLine, parse_engine_line};
+pub use input::{LineError, MAX_LINE_BYTES, decode_line, read_line};

@@ -1,13 +1,19 @@
 //! The engine the binary plays with: an αβ player over the evaluation chosen by `EvalType`
-//! (or, with `EvalType dl`, the MCTS player over the ONNX model in `DNN_Model`), wrapped so
-//! that changing the evaluation (or its file) rebuilds the player at the next `isready` and
-//! keeps every other option.
+//! (or, with `EvalType dl`, the MCTS player over the ONNX model in `DNN_Model`).
+//!
+//! Options are declared once, typed ([`UsiOption`]): the host's own (`EvalType`, `EvalDir`,
+//! `EvalFile`), the αβ player's (`hayate_search::Options`) and the DL player's. `setoption` only
+//! checks a value against that table and records it; the player is built (or given the new
+//! values) at `isready`, so a GUI's burst of options costs nothing. When the chosen evaluation
+//! cannot be used (a bad `nn.bin`, a bad `DNN_Model`), the host says so at `isready` and at every
+//! `go`, and plays with the default evaluation: it never answers with an unsearched move.
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_eval::{Kkpee9, Material, Nnue};
 use hayate_mcts::MctsPlayer;
-use hayate_search::AlphaBeta;
+use hayate_search::{AlphaBeta, Options};
 use std::path::PathBuf;
 
 /// The evaluations the engine can play with; the first is the default (it needs no file).
@@ -45,65 +51,196 @@ impl EvalChoice {
             PathBuf::from(&self.eval_dir).join(f)
         }
     }
+
+    /// What the built player depends on: the files matter to `nnue` only.
+    fn key(&self) -> (String, Option<PathBuf>) {
+        let file = (self.eval_type == "nnue").then(|| self.nnue_path());
+        (self.eval_type.clone(), file)
+    }
 }
 
-/// Builds the αβ player for an evaluation.
+/// Which player an option belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Owner {
+    Host,
+    AlphaBeta,
+    Dl,
+}
+
+fn owner(name: &str) -> Owner {
+    if matches!(name, "EvalType" | "EvalDir" | "EvalFile") {
+        Owner::Host
+    } else if find(&Options::default().usi_options(), name).is_some() {
+        Owner::AlphaBeta
+    } else {
+        Owner::Dl
+    }
+}
+
+/// Every option, declared once: the host's, then the αβ player's, then the DL player's.
+/// Building this table builds no player (no table, no file).
+pub fn option_table() -> Vec<UsiOption> {
+    let d = EvalChoice::default();
+    let mut table = vec![
+        UsiOption::combo("EvalType", &d.eval_type, &EVAL_TYPES),
+        UsiOption::string("EvalDir", &d.eval_dir),
+        UsiOption::string("EvalFile", &d.eval_file),
+    ];
+    table.extend(Options::default().usi_options());
+    for o in MctsPlayer::new().options() {
+        if find(&table, &o.name).is_none() {
+            table.push(o);
+        }
+    }
+    table
+}
+
+/// Builds the player for `choice` with the option `values` that belong to it. Returns the
+/// player and a warning that does not stop it from playing (e.g. a hash clamped to memory).
 ///
 /// # Errors
-/// A message when the name is unknown or the evaluation cannot be built (e.g. a bad NNUE file).
-pub fn make_alpha_beta(choice: &EvalChoice) -> Result<Box<dyn Player>, String> {
-    match choice.eval_type.as_str() {
-        "material" => Ok(Box::new(AlphaBeta::new(Material))),
-        "kkpee9" => Ok(Box::new(AlphaBeta::new(Kkpee9::new()))),
-        "nnue" => {
-            let net = Nnue::load(choice.nnue_path()).map_err(|e| e.to_string())?;
-            Ok(Box::new(AlphaBeta::new(net)))
+/// A message when the evaluation cannot be built (a bad NNUE file, a bad model).
+fn build(
+    choice: &EvalChoice,
+    values: &[(String, String)],
+) -> Result<(Box<dyn Player>, Option<String>), String> {
+    let own = |o: Owner| values.iter().filter(move |(n, _)| owner(n) == o);
+    if choice.eval_type == "dl" {
+        let mut p = MctsPlayer::new();
+        for (n, v) in own(Owner::Dl) {
+            p.set_option(n, v)?;
         }
-        "dl" => Ok(Box::new(MctsPlayer::new())),
-        other => Err(format!(
-            "unknown EvalType {other:?} (known: {})",
-            EVAL_TYPES.join(", ")
-        )),
+        p.prepare().map_err(|e| {
+            let model = values.iter().find(|(n, _)| n == "DNN_Model");
+            format!(
+                "{e} (DNN_Model {:?})",
+                model.map_or("", |(_, v)| v.as_str())
+            )
+        })?;
+        return Ok((Box::new(p), None));
     }
+    let mut options = Options::default();
+    for (n, v) in own(Owner::AlphaBeta) {
+        options.set(n, v)?;
+    }
+    let mut p: Box<dyn Player> = match choice.eval_type.as_str() {
+        "material" => Box::new(AlphaBeta::with_options(Material, options)),
+        "kkpee9" => Box::new(AlphaBeta::with_options(Kkpee9::new(), options)),
+        "nnue" => {
+            let path = choice.nnue_path();
+            let net = Nnue::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            Box::new(AlphaBeta::with_options(net, options))
+        }
+        other => return Err(format!("unknown EvalType {other:?}")),
+    };
+    let warning = p.prepare().err();
+    Ok((p, warning))
+}
+
+/// The player in use and what it was built for.
+struct Built {
+    /// `EvalChoice::key` of the choice it answers.
+    key: (String, Option<PathBuf>),
+    player: Box<dyn Player>,
+    /// The options of this player's kind take effect on it (false for the fallback, whose
+    /// kind may differ from the choice's).
+    owner: Owner,
+    /// Why the chosen evaluation is not the one playing (the fallback's reason).
+    error: Option<String>,
 }
 
 /// The player the USI loop and the CSA client drive.
 pub struct EngineHost {
+    table: Vec<UsiOption>,
     choice: EvalChoice,
-    built_for: Option<EvalChoice>,
-    inner: Option<Box<dyn Player>>,
-    /// Search options set so far, replayed when the player is rebuilt.
-    options: Vec<(String, String)>,
+    /// Every value set so far (canonical names and values), given to each player built.
+    values: Vec<(String, String)>,
+    /// Values set since the player was built or last prepared.
+    pending: Vec<(String, String)>,
+    built: Option<Built>,
 }
 
 impl EngineHost {
     /// A host with the default evaluation. Nothing heavy happens until `prepare`.
     pub fn new() -> EngineHost {
         EngineHost {
+            table: option_table(),
             choice: EvalChoice::default(),
-            built_for: None,
-            inner: None,
-            options: Vec::new(),
+            values: Vec::new(),
+            pending: Vec::new(),
+            built: None,
         }
     }
 
-    fn ensure_built(&mut self) -> Result<&mut Box<dyn Player>, String> {
-        if self.built_for.as_ref() != Some(&self.choice) || self.inner.is_none() {
-            // Drop the old player first: two 300 MB tables need not live at once.
-            self.inner = None;
-            self.built_for = None;
-            let mut p = make_alpha_beta(&self.choice)?;
-            // Options belong to the αβ player or to the DL player; each takes its own.
-            let own: Vec<String> = p.options().into_iter().map(|(n, _)| n).collect();
-            for (n, v) in &self.options {
-                if own.iter().any(|o| o == n) {
-                    p.set_option(n, v)?;
-                }
+    /// Builds the player for the current choice, or the default one if that fails. Returns a
+    /// warning for `isready`.
+    fn rebuild(&mut self) -> Option<String> {
+        // Drop the old player first: two large tables need not live at once.
+        self.built = None;
+        self.pending.clear();
+        let key = self.choice.key();
+        let chosen_owner = if self.choice.eval_type == "dl" {
+            Owner::Dl
+        } else {
+            Owner::AlphaBeta
+        };
+        match build(&self.choice, &self.values) {
+            Ok((player, warning)) => {
+                self.built = Some(Built {
+                    key,
+                    player,
+                    owner: chosen_owner,
+                    error: None,
+                });
+                warning
             }
-            self.inner = Some(p);
-            self.built_for = Some(self.choice.clone());
+            Err(e) => {
+                let error = format!(
+                    "EvalType {} cannot be used: {e}; playing with the default evaluation ({})",
+                    self.choice.eval_type, EVAL_TYPES[0]
+                );
+                match build(&EvalChoice::default(), &self.values) {
+                    Ok((player, _)) => {
+                        self.built = Some(Built {
+                            key,
+                            player,
+                            owner: Owner::AlphaBeta,
+                            error: Some(error.clone()),
+                        })
+                    }
+                    Err(e2) => return Some(format!("{error}; that failed too: {e2}")),
+                }
+                Some(error)
+            }
         }
-        self.inner.as_mut().ok_or_else(|| "no player".to_string())
+    }
+
+    /// Makes the player match the options: built for the current choice, pending values
+    /// applied. Returns a warning for `isready` (the fallback's reason included).
+    fn ensure_ready(&mut self) -> Option<String> {
+        let current = self.built.as_ref().is_some_and(|b| {
+            // A fallback is retried when options change (e.g. a corrected `DNN_Model`).
+            b.key == self.choice.key() && (b.error.is_none() || self.pending.is_empty())
+        });
+        if !current {
+            return self.rebuild();
+        }
+        let pending = std::mem::take(&mut self.pending);
+        let b = self.built.as_mut()?;
+        let mut changed = false;
+        for (n, v) in pending.iter().filter(|(n, _)| owner(n) == b.owner) {
+            if let Err(e) = b.player.set_option(n, v) {
+                return Some(e);
+            }
+            changed = true;
+        }
+        let prepared = if changed { b.player.prepare() } else { Ok(()) };
+        match prepared {
+            Ok(()) => b.error.clone(),
+            // The DL player failed to load its (new) model: fall back as at a first build.
+            Err(_) if b.owner == Owner::Dl => self.rebuild(),
+            Err(e) => Some(e),
+        }
     }
 }
 
@@ -118,84 +255,43 @@ impl Player for EngineHost {
         format!("Hayate {}", env!("CARGO_PKG_VERSION"))
     }
 
-    fn options(&self) -> Vec<(String, String)> {
-        let vars: Vec<String> = EVAL_TYPES.iter().map(|e| format!("var {e}")).collect();
-        let mut v = vec![
-            (
-                "EvalType".to_string(),
-                format!("combo default {} {}", EVAL_TYPES[0], vars.join(" ")),
-            ),
-            (
-                "EvalDir".to_string(),
-                format!("string default {}", EvalChoice::default().eval_dir),
-            ),
-            (
-                "EvalFile".to_string(),
-                format!("string default {}", EvalChoice::default().eval_file),
-            ),
-        ];
-        // The αβ options are the same for every evaluation: declare a cheap player's; then
-        // the DL player's own.
-        v.extend(AlphaBeta::new(Material).options());
-        for (n, d) in MctsPlayer::new().options() {
-            if !v.iter().any(|(name, _)| *name == n) {
-                v.push((n, d));
-            }
-        }
-        v
+    fn options(&self) -> Vec<UsiOption> {
+        self.table.clone()
     }
 
+    /// Checks the value against the option table and records it: instant, whatever the
+    /// option. It takes effect at the next `isready` (or `go`).
     fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
-        match name {
-            "EvalType" => {
-                if !EVAL_TYPES.contains(&value) {
-                    return Err(format!(
-                        "unknown EvalType {value:?} (known: {})",
-                        EVAL_TYPES.join(", ")
-                    ));
-                }
-                self.choice.eval_type = value.to_string();
-                return Ok(());
-            }
-            "EvalDir" => {
-                self.choice.eval_dir = value.to_string();
-                return Ok(());
-            }
-            "EvalFile" => {
-                self.choice.eval_file = value.to_string();
-                return Ok(());
-            }
+        // `Hash` is what UCI-minded GUIs send.
+        let name = if name == "Hash" { "USI_Hash" } else { name };
+        let opt =
+            find(&self.table, name).ok_or_else(|| OptionError::Unknown(name.into()).to_string())?;
+        let value = opt.validate(value).map_err(|e| e.to_string())?;
+        let name = opt.name.clone();
+        match name.as_str() {
+            "EvalType" => self.choice.eval_type = value.clone(),
+            "EvalDir" => self.choice.eval_dir = value.clone(),
+            "EvalFile" => self.choice.eval_file = value.clone(),
             _ => {}
         }
-        // Validate against the player that owns the option: the built one if it does, else a
-        // fresh αβ or DL player (cheap: nothing is loaded before `prepare`).
-        let built_owns = self
-            .inner
-            .as_ref()
-            .is_some_and(|p| p.options().iter().any(|(n, _)| n == name));
-        match self.inner.as_mut() {
-            Some(p) if built_owns => p.set_option(name, value)?,
-            _ => {
-                let ab = AlphaBeta::new(Material);
-                if ab.options().iter().any(|(n, _)| n == name) {
-                    AlphaBeta::new(Material).set_option(name, value)?;
-                } else {
-                    MctsPlayer::new().set_option(name, value)?;
-                }
-            }
+        for list in [&mut self.values, &mut self.pending] {
+            list.retain(|(n, _)| *n != name);
+            list.push((name.clone(), value.clone()));
         }
-        self.options.retain(|(n, _)| n != name);
-        self.options.push((name.to_string(), value.to_string()));
         Ok(())
     }
 
     fn prepare(&mut self) -> Result<(), String> {
-        self.ensure_built()?.prepare()
+        match self.ensure_ready() {
+            Some(warning) => Err(warning),
+            None => Ok(()),
+        }
     }
 
     fn new_game(&mut self) {
-        if let Ok(p) = self.ensure_built() {
-            p.new_game();
+        let _ = self.ensure_ready();
+        if let Some(b) = self.built.as_mut() {
+            b.player.new_game();
         }
     }
 
@@ -206,22 +302,110 @@ impl Player for EngineHost {
         signals: &Signals,
         info: &mut dyn FnMut(&Info),
     ) -> BestMove {
-        match self.ensure_built() {
-            Ok(p) => p.think(pos, limits, signals, info),
-            Err(e) => {
-                info(&Info {
-                    string: Some(format!("error: {e}")),
-                    ..Info::default()
-                });
-                // Without a player, any legal move beats losing on time.
-                match pos.legal_moves().iter().next() {
-                    Some(&m) => BestMove::Move {
-                        best: m,
-                        ponder: None,
-                    },
-                    None => BestMove::Resign,
-                }
-            }
+        // A GUI that skipped `isready` still gets the options it set.
+        let warning = self.ensure_ready();
+        let error = match self.built.as_ref() {
+            Some(b) => b.error.clone().or(warning),
+            None => Some(warning.unwrap_or_else(|| "no player".into())),
+        };
+        if let Some(e) = error {
+            info(&Info {
+                string: Some(format!("error: {e}")),
+                ..Info::default()
+            });
         }
+        match self.built.as_mut() {
+            Some(b) => b.player.think(pos, limits, signals, info),
+            // Not even the default evaluation could be built (no memory): any legal move beats
+            // losing on time.
+            None => match pos.legal_moves().iter().next() {
+                Some(&m) => BestMove::Move {
+                    best: m,
+                    ponder: None,
+                },
+                None => BestMove::Resign,
+            },
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_table_keeps_every_option_once() {
+        let t = option_table();
+        for name in [
+            "EvalType",
+            "EvalDir",
+            "EvalFile",
+            "USI_Hash",
+            "Threads",
+            "MultiPV",
+            "USI_Ponder",
+            "DrawValue",
+            "MaxMovesToDraw",
+            "NetworkDelay",
+            "MinimumThinkingTime",
+            "SlowMover",
+            "ResignValue",
+            "DNN_Model",
+            "DNN_Backend",
+            "UCT_Threads",
+        ] {
+            assert_eq!(t.iter().filter(|o| o.name == name).count(), 1, "{name}");
+        }
+        let hash = find(&t, "USI_Hash").expect("declared");
+        assert_eq!(hash.default_value(), "256");
+        assert_eq!(
+            find(&t, "EvalType").map(|o| o.declaration()),
+            Some("type combo default kkpee9 var kkpee9 var material var nnue var dl".into())
+        );
+    }
+
+    #[test]
+    fn setoption_checks_and_records_without_building() {
+        let mut h = EngineHost::new();
+        h.set_option("USI_Hash", "60000").expect("in range");
+        h.set_option("Hash", "16").expect("alias");
+        assert!(h.set_option("USI_Hash", "65537").is_err());
+        assert!(h.set_option("Threads", "many").is_err());
+        assert!(h.set_option("EvalType", "frobnicate").is_err());
+        assert!(h.set_option("NoSuchOption", "1").is_err());
+        h.set_option("EvalType", "Material").expect("combo");
+        assert!(h.built.is_none(), "setoption must not build a player");
+        assert_eq!(h.choice.eval_type, "material");
+        let hash: Vec<_> = h.values.iter().filter(|(n, _)| n == "USI_Hash").collect();
+        assert_eq!(hash, [&("USI_Hash".to_string(), "16".to_string())]);
+    }
+
+    #[test]
+    fn a_bad_nnue_file_falls_back_to_the_default_and_says_so() {
+        let mut h = EngineHost::new();
+        h.set_option("EvalType", "nnue").expect("ok");
+        h.set_option("EvalFile", "/no/such/nn.bin").expect("ok");
+        h.set_option("USI_Hash", "1").expect("ok");
+        let err = h.prepare().expect_err("the file is missing");
+        assert!(
+            err.contains("/no/such/nn.bin") && err.contains("kkpee9"),
+            "{err}"
+        );
+        let mut said = Vec::new();
+        let best = h.think(
+            &Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").expect("sfen"),
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            &Signals::new(),
+            &mut |i: &Info| said.extend(i.string.clone()),
+        );
+        // The default evaluation searched: it finds the mate in one, G*5b.
+        assert!(matches!(best, BestMove::Move { best, .. } if best.to_usi() == "G*5b"));
+        assert!(
+            said.iter().any(|s| s.contains("/no/such/nn.bin")),
+            "{said:?}"
+        );
     }
 }

@@ -21,7 +21,7 @@ enum Command {
     Usi,
     /// Search a fixed set of positions to a fixed depth; last line `nodes N nps X`.
     Bench(cmd::bench::Args),
-    /// Static evaluation of SFEN lines (file or stdin), one integer per line.
+    /// Static evaluation of SFEN lines (file or stdin): one line per line, an integer or `error: …`.
     Eval(cmd::eval::Args),
     /// Solve a mate problem: prints `checkmate <moves>`, `checkmate nomate` or `checkmate timeout`.
     Mate(cmd::mate::Args),

@@ -3,110 +3,11 @@
 //! garbage lines, quit.
 
 use hayate_core::Position;
-use std::io::{BufRead, BufReader, Write};
-use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
-use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-/// The engine tests share two cores; timing assertions need them not to compete.
-static SERIAL: Mutex<()> = Mutex::new(());
+mod support;
 
-struct Engine {
-    child: Child,
-    stdin: ChildStdin,
-    lines: Receiver<String>,
-}
-
-impl Engine {
-    fn start() -> Engine {
-        let mut child = Command::new(env!("CARGO_BIN_EXE_hayate"))
-            .stdin(Stdio::piped())
-            .stdout(Stdio::piped())
-            .stderr(Stdio::null())
-            .spawn()
-            .expect("start the engine");
-        let stdin = child.stdin.take().expect("stdin");
-        let stdout = child.stdout.take().expect("stdout");
-        let (tx, rx) = channel();
-        std::thread::spawn(move || {
-            for line in BufReader::new(stdout).lines() {
-                let Ok(line) = line else { break };
-                if tx.send(line).is_err() {
-                    break;
-                }
-            }
-        });
-        Engine {
-            child,
-            stdin,
-            lines: rx,
-        }
-    }
-
-    fn send(&mut self, line: &str) {
-        writeln!(self.stdin, "{line}").expect("write to engine");
-        self.stdin.flush().expect("flush");
-    }
-
-    /// Reads lines until one satisfies `done`; returns all lines read. Panics after `timeout`.
-    fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
-        let deadline = Instant::now() + timeout;
-        let mut got = Vec::new();
-        loop {
-            let left = deadline.saturating_duration_since(Instant::now());
-            match self.lines.recv_timeout(left) {
-                Ok(l) => {
-                    let stop = done(&l);
-                    got.push(l);
-                    if stop {
-                        return got;
-                    }
-                }
-                Err(RecvTimeoutError::Timeout) => panic!("timed out; got {got:?}"),
-                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; got {got:?}"),
-            }
-        }
-    }
-
-    fn handshake(&mut self, options: &[(&str, &str)]) -> Vec<String> {
-        self.send("usi");
-        let lines = self.until(Duration::from_secs(5), |l| l == "usiok");
-        for (n, v) in options {
-            self.send(&format!("setoption name {n} value {v}"));
-        }
-        self.send("isready");
-        self.until(Duration::from_secs(30), |l| l == "readyok");
-        lines
-    }
-
-    fn bestmove(&mut self, timeout: Duration) -> (String, Option<String>, Vec<String>) {
-        let lines = self.until(timeout, |l| l.starts_with("bestmove"));
-        let last = lines.last().expect("a line").clone();
-        let mut w = last.split_whitespace().skip(1);
-        let m = w.next().expect("a move").to_string();
-        let p = match (w.next(), w.next()) {
-            (Some("ponder"), Some(p)) => Some(p.to_string()),
-            _ => None,
-        };
-        (m, p, lines)
-    }
-
-    fn quit(mut self) {
-        self.send("quit");
-        let t0 = Instant::now();
-        loop {
-            if let Ok(Some(_)) = self.child.try_wait() {
-                break;
-            }
-            assert!(
-                t0.elapsed() < Duration::from_secs(2),
-                "quit must exit promptly"
-            );
-            std::thread::sleep(Duration::from_millis(10));
-        }
-    }
-}
+use support::{Engine, SERIAL};
 
 #[test]
 fn handshake_declares_options_and_survives_garbage() {
@@ -141,12 +42,21 @@ fn handshake_declares_options_and_survives_garbage() {
         "go btime abc",
         "setoption name NoSuchOption value 3",
         "setoption name USI_Hash value many",
+        "setoption name USI_Hash value 65537",
         "position",
+        "position sfen 9/9/9/9/9/9/9/9/9 b - 1",
+        "position sfen 4k4/9/9/9/9/9/9/9/3KK4 b - 1",
+        "position sfen 4k4/4+p4/9/9/9/9/9/9/4K4 b 2r2b4g4s4n4l18p 1",
     ] {
         e.send(bad);
         let l = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
         assert!(l.last().unwrap().starts_with("info string"), "{bad}");
     }
+    // A malformed `go` still searches and answers (its bad parameter named).
+    e.send("go frobnicate depth 2");
+    let (m, _, lines) = e.bestmove(Duration::from_secs(10));
+    assert!(lines.iter().any(|l| l.contains("frobnicate")), "{lines:?}");
+    assert!(Position::startpos().parse_usi_move(&m).is_ok(), "{m}");
     e.send("stop"); // harmless while idle
     e.send("isready");
     e.until(Duration::from_secs(5), |l| l == "readyok");
@@ -364,5 +274,176 @@ fn dl_player_through_usi_with_a_tiny_onnx_model() {
     e.send("go depth 3");
     let (m, _, _) = e.bestmove(Duration::from_secs(10));
     assert!(pos.parse_usi_move(&m).is_ok(), "{m}");
+    e.quit();
+}
+
+/// A mate in one for Black (G*5b): a search finds it, the first legal move does not.
+const MATE_IN_ONE: &str = "4k4/9/4P4/9/9/9/9/9/4K4 b G 1";
+
+#[test]
+fn non_utf8_lines_are_skipped_and_a_shift_jis_path_is_decoded() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // A directory with a Japanese name holding a valid nn.bin, named in Shift_JIS as a GUI on
+    // Japanese Windows sends it.
+    let dir = std::env::temp_dir().join(format!("hayate-usi-sjis-{}", std::process::id()));
+    let eval_dir = dir.join("評価関数");
+    std::fs::create_dir_all(&eval_dir).unwrap();
+    std::fs::write(
+        eval_dir.join("nn.bin"),
+        hayate_eval::nnue::random_net_bytes(&hayate_eval::nnue::RandomNetParams::default()),
+    )
+    .unwrap();
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until(Duration::from_secs(5), |l| l == "usiok");
+    e.send("isready");
+    e.until(Duration::from_secs(10), |l| l == "readyok");
+    e.send_bytes(b"\xff\xfe");
+    let lines = e.until(Duration::from_secs(5), |l| l.starts_with("info string"));
+    assert!(lines.last().unwrap().contains("UTF-8"), "{lines:?}");
+    e.send("setoption name EvalType value nnue");
+    e.send("setoption name USI_Hash value 16");
+    let line = format!("setoption name EvalDir value {}", eval_dir.display());
+    let (sjis, _, unmappable) = encoding_rs::SHIFT_JIS.encode(&line);
+    assert!(!unmappable && std::str::from_utf8(&sjis).is_err());
+    e.send_bytes(&sjis);
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(10), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "the net under the Shift_JIS path should load: {lines:?}"
+    );
+    e.send(&format!("position sfen {MATE_IN_ONE}"));
+    e.send("go depth 3");
+    let (m, _, _) = e.bestmove(Duration::from_secs(10));
+    assert_eq!(m, "G*5b");
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn a_hash_larger_than_memory_is_refused_gracefully() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    // 1.5 GB of address space: 60000 MB cannot be had, whatever the machine's memory (the
+    // allocation fails here instead of over-committing and being killed later).
+    let mut e = Engine::start_limited("ulimit -v 1500000");
+    e.handshake(&[("EvalType", "material"), ("USI_Hash", "16")]);
+    e.send("setoption name USI_Hash value 60000");
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(30), |l| l == "readyok");
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("info string error") && l.contains("USI_Hash 60000")),
+        "{lines:?}"
+    );
+    e.send(&format!("position sfen {MATE_IN_ONE}"));
+    e.send("go depth 3");
+    assert_eq!(e.bestmove(Duration::from_secs(10)).0, "G*5b");
+    e.quit();
+}
+
+#[test]
+fn a_bad_evaluation_file_is_reported_and_the_default_evaluation_plays() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("hayate-usi-badnet-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("nn.bin");
+    std::fs::write(&net, b"not a network").unwrap();
+    let model = dir.join("model.onnx");
+    std::fs::write(&model, b"not a model").unwrap();
+    for options in [
+        [("EvalType", "nnue"), ("EvalFile", net.to_str().unwrap())],
+        [("EvalType", "dl"), ("DNN_Model", model.to_str().unwrap())],
+    ] {
+        let mut e = Engine::start();
+        e.send("usi");
+        e.until(Duration::from_secs(5), |l| l == "usiok");
+        for (n, v) in options {
+            e.send(&format!("setoption name {n} value {v}"));
+        }
+        e.send("setoption name USI_Hash value 16");
+        e.send("isready");
+        let lines = e.until(Duration::from_secs(20), |l| l == "readyok");
+        let file = options[1].1;
+        assert!(
+            lines
+                .iter()
+                .any(|l| l.starts_with("info string error") && l.contains(file)),
+            "{lines:?}"
+        );
+        // Every go says it again, and searches: the mate in one is found.
+        for _ in 0..2 {
+            e.send(&format!("position sfen {MATE_IN_ONE}"));
+            e.send("go btime 0 wtime 0 byoyomi 300");
+            let (m, _, lines) = e.bestmove(Duration::from_secs(10));
+            assert!(
+                lines
+                    .iter()
+                    .any(|l| l.starts_with("info string error") && l.contains(file)),
+                "{lines:?}"
+            );
+            assert_eq!(m, "G*5b", "{options:?}: {lines:?}");
+        }
+        e.quit();
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
+fn out_of_range_go_numbers_still_get_a_bestmove() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut e = Engine::start();
+    e.handshake(&[("EvalType", "material"), ("USI_Hash", "16")]);
+    e.send("position startpos");
+    e.send("go nodes 99999999999999999999 depth 3");
+    let (m, _, _) = e.bestmove(Duration::from_secs(10));
+    assert!(Position::startpos().parse_usi_move(&m).is_ok(), "{m}");
+    // Saturated to about 49 days each: a long think, which `stop` ends.
+    e.send("go btime 18446744073709551615 wtime 18446744073709551615 binc 99999999999999999999 winc -99999999999999999999");
+    std::thread::sleep(Duration::from_millis(200));
+    e.send("stop");
+    let (m, _, lines) = e.bestmove(Duration::from_secs(5));
+    assert!(Position::startpos().parse_usi_move(&m).is_ok(), "{m}");
+    assert!(!lines.iter().any(|l| l.contains("error")), "{lines:?}");
+    e.send("go mate 18446744073709551616");
+    e.send("stop");
+    e.until(Duration::from_secs(5), |l| l.starts_with("checkmate"));
+    e.quit();
+}
+
+#[test]
+fn a_gui_burst_of_every_option_is_instant() {
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let mut e = Engine::start();
+    e.send("usi");
+    let lines = e.until(Duration::from_secs(5), |l| l == "usiok");
+    // Every declared option with its declared default, as a GUI sends them.
+    let options: Vec<(String, String)> = lines
+        .iter()
+        .filter_map(|l| {
+            let w: Vec<&str> = l.strip_prefix("option name ")?.split(' ').collect();
+            let default = w.iter().position(|&x| x == "default").map(|i| w[i + 1]);
+            Some((w[0].to_string(), default.unwrap_or("").to_string()))
+        })
+        .collect();
+    assert!(options.len() >= 40, "{options:?}");
+    // The first isready builds the player (the KKPEE9 tables and a 256 MB table).
+    e.send("isready");
+    e.until(Duration::from_secs(30), |l| l == "readyok");
+    let t0 = Instant::now();
+    for (n, v) in &options {
+        e.send(&format!("setoption name {n} value {v}"));
+    }
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(30), |l| l == "readyok");
+    let took = t0.elapsed();
+    eprintln!("{} options + isready: {took:?}", options.len());
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "every default is a valid value: {lines:?}"
+    );
+    // Each setoption used to build a player with a 256 MB table: 6-23 s in all.
+    assert!(took < Duration::from_secs(2), "{took:?}");
     e.quit();
 }

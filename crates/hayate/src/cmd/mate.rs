@@ -32,6 +32,12 @@ pub struct Args {
 /// Prints exactly one line: `checkmate <usi moves>`, `checkmate nomate` or `checkmate timeout`.
 pub fn run(a: Args) -> anyhow::Result<()> {
     let pos = Position::from_sfen(&a.sfen).with_context(|| format!("bad --sfen {:?}", a.sfen))?;
+    if pos.king_square(!pos.side_to_move()).is_none() {
+        anyhow::bail!(
+            "bad --sfen {:?}: the side not to move has no king, so there is nothing to mate",
+            a.sfen
+        );
+    }
     let opts = DfpnOptions {
         time_limit: a.time_ms.map(Duration::from_millis),
         max_nodes: a.nodes,

@@ -3,9 +3,9 @@
 
 use crate::engine::EngineHost;
 use hayate_core::Position;
-use hayate_core::player::{Info, Player, Signals};
-use hayate_usi::{Command, format_bestmove, format_info, parse_command};
-use std::io::{BufRead, Write};
+use hayate_core::player::{BestMove, Info, Player, Signals};
+use hayate_usi::{Command, format_bestmove, format_info, parse_command, read_line};
+use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex, mpsc};
 use std::thread::JoinHandle;
@@ -31,16 +31,16 @@ enum Running {
 
 /// Reads USI commands from stdin until `quit` or end of input.
 pub fn run() -> anyhow::Result<()> {
-    let (tx, rx) = mpsc::channel::<String>();
+    let (tx, rx) = mpsc::channel();
     std::thread::spawn(move || {
-        let stdin = std::io::stdin();
-        for line in stdin.lock().lines() {
-            let Ok(line) = line else { break };
+        // Bytes, not `lines()`: one line that is not UTF-8 must not end the input.
+        let mut stdin = std::io::stdin().lock();
+        while let Some(line) = read_line(&mut stdin) {
             if tx.send(line).is_err() {
                 return;
             }
         }
-        let _ = tx.send("quit".into());
+        let _ = tx.send(Ok("quit".into()));
     });
     let out = Out(Arc::new(Mutex::new(std::io::stdout())));
     let mut host = Some(Box::new(EngineHost::new()));
@@ -63,6 +63,13 @@ pub fn run() -> anyhow::Result<()> {
         if matches!(&running, Some(Running::Search(_, done)) if done.load(Ordering::Acquire)) {
             finish(&mut running, &mut host);
         }
+        let line = match line {
+            Ok(l) => l,
+            Err(e) => {
+                out.say(&format!("info string error: {e}"));
+                continue;
+            }
+        };
         let cmd = match parse_command(&line) {
             Ok(c) => c,
             Err(e) => {
@@ -79,9 +86,8 @@ pub fn run() -> anyhow::Result<()> {
                     .unwrap_or_else(|| "Hayate".into());
                 out.say(&format!("id name {h}"));
                 out.say("id author the Hayate developers");
-                let opts = host.as_deref().map(|h| h.options()).unwrap_or_default();
-                for (name, decl) in opts {
-                    out.say(&format!("option name {name} type {decl}"));
+                for o in crate::engine::option_table() {
+                    out.say(&format!("option name {} {}", o.name, o.declaration()));
                 }
                 out.say("usiok");
             }
@@ -113,9 +119,15 @@ pub fn run() -> anyhow::Result<()> {
                 )),
             },
             Command::Go(go) => {
+                for e in &go.ignored {
+                    out.say(&format!("info string error: {e}"));
+                }
                 if running.is_some() {
-                    out.say("info string error: already searching; send stop first");
-                    continue;
+                    // Out of protocol, but every `go` gets its answer: the running search
+                    // answers now, then this one starts.
+                    out.say("info string error: go while searching; stopping the previous search");
+                    signals.stop();
+                    finish(&mut running, &mut host);
                 }
                 let Some(mut h) = host.take() else { continue };
                 signals = Signals::new();
@@ -125,7 +137,7 @@ pub fn run() -> anyhow::Result<()> {
                 let done = Arc::new(AtomicBool::new(false));
                 let d = done.clone();
                 let handle = std::thread::spawn(move || {
-                    let answer = match go.mate {
+                    let search = std::panic::AssertUnwindSafe(|| match go.mate {
                         Some(mate) => go_mate_line(&p, mate, &sig),
                         None => {
                             let o2 = o.clone();
@@ -134,7 +146,15 @@ pub fn run() -> anyhow::Result<()> {
                             });
                             format_bestmove(&best)
                         }
-                    };
+                    });
+                    // Even a search that panics answers its `go`.
+                    let answer = std::panic::catch_unwind(search).unwrap_or_else(|_| {
+                        o.say("info string error: the search failed");
+                        match go.mate {
+                            Some(_) => "checkmate nomate".into(),
+                            None => format_bestmove(&BestMove::Resign),
+                        }
+                    });
                     d.store(true, Ordering::Release);
                     o.say(&answer);
                     h
@@ -166,6 +186,10 @@ pub fn run() -> anyhow::Result<()> {
 
 /// The answer to `go mate`: exactly one `checkmate ...` line (df-pn; `stop` answers at once).
 fn go_mate_line(pos: &Position, limit: hayate_usi::MateLimit, signals: &Signals) -> String {
+    if pos.king_square(!pos.side_to_move()).is_none() {
+        // No king to mate (a position only an attacker's king, or a mate problem turned round).
+        return "checkmate nomate".into();
+    }
     let opts = hayate_mate::DfpnOptions {
         time_limit: match limit {
             hayate_usi::MateLimit::Millis(ms) => Some(std::time::Duration::from_millis(ms)),

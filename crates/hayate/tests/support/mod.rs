@@ -1,0 +1,133 @@
+//! A USI engine under test: the real binary as a child process, lines read on a thread.
+
+#![allow(dead_code)] // each test file uses its own part
+
+use std::io::{BufRead, BufReader, Write};
+use std::process::{Child, ChildStdin, Command, Stdio};
+use std::sync::Mutex;
+use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::time::{Duration, Instant};
+
+/// The engine tests share two cores; timing assertions need them not to compete.
+pub static SERIAL: Mutex<()> = Mutex::new(());
+
+pub struct Engine {
+    pub child: Child,
+    pub stdin: ChildStdin,
+    pub lines: Receiver<String>,
+}
+
+impl Engine {
+    /// The engine binary, speaking USI.
+    pub fn start() -> Engine {
+        Engine::start_with(Command::new(env!("CARGO_BIN_EXE_hayate")))
+    }
+
+    /// The engine under a shell: `limits` run first (e.g. `ulimit -v 1000000`).
+    pub fn start_limited(limits: &str) -> Engine {
+        let mut sh = Command::new("sh");
+        sh.arg("-c")
+            .arg(format!("{limits}; exec \"$0\""))
+            .arg(env!("CARGO_BIN_EXE_hayate"));
+        Engine::start_with(sh)
+    }
+
+    pub fn start_with(mut command: Command) -> Engine {
+        let mut child = command
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::null())
+            .spawn()
+            .expect("start the engine");
+        let stdin = child.stdin.take().expect("stdin");
+        let stdout = child.stdout.take().expect("stdout");
+        let (tx, rx) = channel();
+        std::thread::spawn(move || {
+            for line in BufReader::new(stdout).lines() {
+                let Ok(line) = line else { break };
+                if tx.send(line).is_err() {
+                    break;
+                }
+            }
+        });
+        Engine {
+            child,
+            stdin,
+            lines: rx,
+        }
+    }
+
+    pub fn send(&mut self, line: &str) {
+        self.send_bytes(line.as_bytes());
+    }
+
+    /// Sends one line as raw bytes (a `\n` is added).
+    pub fn send_bytes(&mut self, line: &[u8]) {
+        self.stdin.write_all(line).expect("write to engine");
+        self.stdin.write_all(b"\n").expect("write to engine");
+        self.stdin.flush().expect("flush");
+    }
+
+    /// Whether the engine process is still running.
+    pub fn is_running(&mut self) -> bool {
+        matches!(self.child.try_wait(), Ok(None))
+    }
+
+    /// Reads lines until one satisfies `done`; returns all lines read. Panics after `timeout`.
+    pub fn until(&mut self, timeout: Duration, done: impl Fn(&str) -> bool) -> Vec<String> {
+        let deadline = Instant::now() + timeout;
+        let mut got = Vec::new();
+        loop {
+            let left = deadline.saturating_duration_since(Instant::now());
+            match self.lines.recv_timeout(left) {
+                Ok(l) => {
+                    let stop = done(&l);
+                    got.push(l);
+                    if stop {
+                        return got;
+                    }
+                }
+                Err(RecvTimeoutError::Timeout) => panic!("timed out; got {got:?}"),
+                Err(RecvTimeoutError::Disconnected) => panic!("engine exited; got {got:?}"),
+            }
+        }
+    }
+
+    pub fn handshake(&mut self, options: &[(&str, &str)]) -> Vec<String> {
+        self.send("usi");
+        let lines = self.until(Duration::from_secs(5), |l| l == "usiok");
+        for (n, v) in options {
+            self.send(&format!("setoption name {n} value {v}"));
+        }
+        self.send("isready");
+        self.until(Duration::from_secs(30), |l| l == "readyok");
+        lines
+    }
+
+    pub fn bestmove(&mut self, timeout: Duration) -> (String, Option<String>, Vec<String>) {
+        let lines = self.until(timeout, |l| l.starts_with("bestmove"));
+        let last = lines.last().expect("a line").clone();
+        let mut w = last.split_whitespace().skip(1);
+        let m = w.next().expect("a move").to_string();
+        let p = match (w.next(), w.next()) {
+            (Some("ponder"), Some(p)) => Some(p.to_string()),
+            _ => None,
+        };
+        (m, p, lines)
+    }
+
+    pub fn quit(mut self) {
+        self.send("quit");
+        let t0 = Instant::now();
+        loop {
+            if let Ok(Some(_)) = self.child.try_wait() {
+                break;
+            }
+            assert!(
+                t0.elapsed() < Duration::from_secs(2),
+                "quit must exit promptly"
+            );
+            std::thread::sleep(Duration::from_millis(10));
+        }
+    }
+}
