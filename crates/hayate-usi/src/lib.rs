@@ -8,4 +8,4 @@ mod gui_side;
 pub use engine_side::{
     Command, Go, MateLimit, UsiError, format_bestmove, format_info, parse_command,
 };
-pub use gui_side::{EngineLine, parse_engine_line};
+pub use gui_side::{EngineLine, format_go, parse_engine_line, parse_info};
