@@ -10,11 +10,13 @@
 //! The record keeps each move with the time it took and what the player reported while thinking.
 
 mod clock;
+pub mod opening;
 mod outcome;
 mod rules;
 mod runner;
 
 pub use clock::{Clock, TimeControl, TimeLoss};
+pub use opening::{Opening, OpeningError, parse_openings};
 pub use outcome::{EndReason, GameResult};
 pub use rules::{GameRules, ScoreAdjudication};
 pub use runner::{Side, play_game};
