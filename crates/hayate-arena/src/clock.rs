@@ -1,158 +1,12 @@
-//! Time controls and the clocks the arena keeps for each side.
-//!
-//! The arena measures each move itself (from sending `go` to reading `bestmove`) and never trusts
-//! an engine's own account. A move may overrun its time by `margin_ms` (pipe and scheduling
-//! latency) before it is a time loss.
+//! Time controls and clocks: the rules core's ([`hayate_core::game`]), which the game runner
+//! keeps for each side, plus the CSA header text of a control.
 
-use std::fmt;
+pub use hayate_core::game::{Clock, TimeControl, TimeLoss};
 
-use hayate_core::Color;
-
-/// A time control: main time plus byoyomi or a Fischer increment (or neither: sudden death).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct TimeControl {
-    /// Main time in milliseconds.
-    pub base_ms: u64,
-    /// Byoyomi per move in milliseconds, once the main time is spent.
-    pub byoyomi_ms: u64,
-    /// Fischer increment in milliseconds, added before each move.
-    pub increment_ms: u64,
-}
-
-impl TimeControl {
-    /// Byoyomi only (the usual fast-match control).
-    pub fn byoyomi(ms: u64) -> TimeControl {
-        TimeControl {
-            base_ms: 0,
-            byoyomi_ms: ms,
-            increment_ms: 0,
-        }
-    }
-
-    /// Main time plus a Fischer increment.
-    pub fn fischer(base_ms: u64, increment_ms: u64) -> TimeControl {
-        TimeControl {
-            base_ms,
-            byoyomi_ms: 0,
-            increment_ms,
-        }
-    }
-
-    /// Main time only.
-    pub fn sudden_death(base_ms: u64) -> TimeControl {
-        TimeControl {
-            base_ms,
-            byoyomi_ms: 0,
-            increment_ms: 0,
-        }
-    }
-
-    /// Whether the control has no time at all (only allowed with a depth or node limit).
-    pub fn is_zero(&self) -> bool {
-        self.base_ms == 0 && self.byoyomi_ms == 0 && self.increment_ms == 0
-    }
-
-    /// The CSA V2.2 `$TIME_LIMIT` text (`hh:mm+ss`), rounded down to seconds.
-    pub fn csa_time_limit(&self) -> String {
-        let m = self.base_ms / 60_000;
-        format!("{:02}:{:02}+{:02}", m / 60, m % 60, self.byoyomi_ms / 1000)
-    }
-}
-
-impl fmt::Display for TimeControl {
-    /// `base+byoyomi b` or `base+inc f` in milliseconds, e.g. `0+100b`, `10000+100f`.
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        if self.increment_ms > 0 {
-            write!(f, "{}+{}f", self.base_ms, self.increment_ms)
-        } else {
-            write!(f, "{}+{}b", self.base_ms, self.byoyomi_ms)
-        }
-    }
-}
-
-/// One side's clock during a game.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Clock {
-    tc: TimeControl,
-    /// Main time left, not counting the increment of the move about to start.
-    remaining_ms: u64,
-}
-
-/// A move that took longer than its side had.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct TimeLoss {
-    /// Milliseconds the move took.
-    pub elapsed_ms: u64,
-    /// Milliseconds the move was allowed (before the margin).
-    pub allowed_ms: u64,
-}
-
-impl Clock {
-    /// A full clock for a time control.
-    pub fn new(tc: TimeControl) -> Clock {
-        Clock {
-            tc,
-            remaining_ms: tc.base_ms,
-        }
-    }
-
-    /// The time control.
-    pub fn time_control(&self) -> TimeControl {
-        self.tc
-    }
-
-    /// Main time left (without the coming increment).
-    pub fn remaining_ms(&self) -> u64 {
-        self.remaining_ms
-    }
-
-    /// Milliseconds this side may spend on its next move (main time, increment and byoyomi).
-    pub fn allowed_ms(&self) -> u64 {
-        self.remaining_ms + self.tc.increment_ms + self.tc.byoyomi_ms
-    }
-
-    /// Charges a move's time. Returns the loss when the move took more than allowed plus
-    /// `margin_ms`; the clock is then left at zero.
-    ///
-    /// # Errors
-    /// [`TimeLoss`] when the side overstepped.
-    pub fn charge(&mut self, elapsed_ms: u64, margin_ms: u64) -> Result<(), TimeLoss> {
-        let allowed = self.allowed_ms();
-        if elapsed_ms > allowed + margin_ms {
-            self.remaining_ms = 0;
-            return Err(TimeLoss {
-                elapsed_ms,
-                allowed_ms: allowed,
-            });
-        }
-        // Byoyomi is used only once the main time (with increment) is gone, and is not banked.
-        let bank = self.remaining_ms + self.tc.increment_ms;
-        self.remaining_ms = bank.saturating_sub(elapsed_ms);
-        Ok(())
-    }
-}
-
-/// The time words of a USI `go` for the side to move, GUI convention: `btime`/`wtime` exclude the
-/// increment about to be added, `byoyomi` is sent unless the control has an increment.
-pub fn go_time_words(black: &Clock, white: &Clock, to_move: Color) -> String {
-    let tc_b = black.time_control();
-    let tc_w = white.time_control();
-    let mut s = format!(
-        "btime {} wtime {}",
-        black.remaining_ms(),
-        white.remaining_ms()
-    );
-    if tc_b.increment_ms > 0 || tc_w.increment_ms > 0 {
-        s.push_str(&format!(
-            " binc {} winc {}",
-            tc_b.increment_ms, tc_w.increment_ms
-        ));
-    } else {
-        // USI has one byoyomi word: the side to move's (per-engine controls may differ).
-        let own = if to_move == Color::Black { tc_b } else { tc_w };
-        s.push_str(&format!(" byoyomi {}", own.byoyomi_ms));
-    }
-    s
+/// The CSA V2.2 `$TIME_LIMIT` text (`hh:mm+ss`), rounded down to seconds.
+pub fn csa_time_limit(tc: &TimeControl) -> String {
+    let m = tc.base_ms / 60_000;
+    format!("{:02}:{:02}+{:02}", m / 60, m % 60, tc.byoyomi_ms / 1000)
 }
 
 #[cfg(test)]
@@ -160,77 +14,13 @@ mod tests {
     use super::*;
 
     #[test]
-    fn byoyomi_allows_byoyomi_plus_margin() {
-        let mut c = Clock::new(TimeControl::byoyomi(1000));
-        assert_eq!(c.allowed_ms(), 1000);
-        assert!(c.charge(1100, 100).is_ok());
-        assert_eq!(c.remaining_ms(), 0);
-        assert_eq!(
-            c.charge(1101, 100),
-            Err(TimeLoss {
-                elapsed_ms: 1101,
-                allowed_ms: 1000
-            })
-        );
-    }
-
-    #[test]
-    fn byoyomi_after_main_time() {
-        let mut c = Clock::new(TimeControl {
-            base_ms: 2000,
-            byoyomi_ms: 500,
+    fn csa_time_limit_rounds_down_to_seconds() {
+        let tc = TimeControl {
+            base_ms: 600_000,
+            byoyomi_ms: 10_000,
             increment_ms: 0,
-        });
-        c.charge(1500, 0).unwrap();
-        assert_eq!(c.remaining_ms(), 500);
-        // 500 main + 500 byoyomi: 900 is fine and empties the main time.
-        c.charge(900, 0).unwrap();
-        assert_eq!(c.remaining_ms(), 0);
-        assert_eq!(c.allowed_ms(), 500);
-        assert!(c.charge(501, 0).is_err());
-    }
-
-    #[test]
-    fn fischer_adds_increment_before_the_move() {
-        let mut c = Clock::new(TimeControl::fischer(1000, 100));
-        assert_eq!(c.allowed_ms(), 1100);
-        c.charge(50, 0).unwrap();
-        assert_eq!(c.remaining_ms(), 1050);
-        assert!(c.charge(1150, 0).is_ok());
-        assert_eq!(c.remaining_ms(), 0);
-        assert!(c.charge(101, 0).is_err());
-    }
-
-    #[test]
-    fn sudden_death_runs_out() {
-        let mut c = Clock::new(TimeControl::sudden_death(300));
-        c.charge(200, 0).unwrap();
-        assert!(c.charge(150, 20).is_err());
-    }
-
-    #[test]
-    fn go_words_follow_gui_convention() {
-        let b = Clock::new(TimeControl::fischer(2000, 100));
-        let w = Clock::new(TimeControl::fischer(2000, 100));
-        assert_eq!(
-            go_time_words(&b, &w, Color::Black),
-            "btime 2000 wtime 2000 binc 100 winc 100"
-        );
-        let b = Clock::new(TimeControl::byoyomi(50));
-        let w = Clock::new(TimeControl::byoyomi(100));
-        assert_eq!(
-            go_time_words(&b, &w, Color::White),
-            "btime 0 wtime 0 byoyomi 100"
-        );
-        assert_eq!(TimeControl::byoyomi(100).to_string(), "0+100b");
-        assert_eq!(
-            TimeControl {
-                base_ms: 600_000,
-                byoyomi_ms: 10_000,
-                increment_ms: 0
-            }
-            .csa_time_limit(),
-            "00:10+10"
-        );
+        };
+        assert_eq!(csa_time_limit(&tc), "00:10+10");
+        assert_eq!(csa_time_limit(&TimeControl::byoyomi(100)), "00:00+00");
     }
 }

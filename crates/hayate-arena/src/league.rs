@@ -11,7 +11,7 @@ use hayate_core::Color;
 use hayate_records::game::csa::write_csa;
 use hayate_records::game::record::keys;
 
-use crate::clock::TimeControl;
+use crate::clock::{TimeControl, csa_time_limit};
 use crate::config::EngineConfig;
 use crate::game::{GameRules, PlayedGame, Side, forfeit, play_game};
 use crate::openings::Opening;
@@ -373,7 +373,7 @@ fn record_game(
         && tcs[0].byoyomi_ms.is_multiple_of(1000)
     {
         rec.metadata
-            .push((keys::TIME_LIMIT.to_string(), tcs[0].csa_time_limit()));
+            .push((keys::TIME_LIMIT.to_string(), csa_time_limit(&tcs[0])));
     }
     rec.comments.insert(
         0,

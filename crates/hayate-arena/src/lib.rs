@@ -29,6 +29,7 @@ pub mod results;
 pub mod schedule;
 pub mod sprt;
 pub mod summary;
+pub mod usi_player;
 
 pub use clock::{Clock, TimeControl};
 pub use config::{ConfigError, EngineConfig, load_engines, parse_engines};
@@ -41,3 +42,4 @@ pub use results::{GameEntry, ResultsFile};
 pub use schedule::{Format, Schedule};
 pub use sprt::{SprtDecision, SprtParams};
 pub use summary::{Summary, summarize};
+pub use usi_player::UsiPlayer;

@@ -8,7 +8,9 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
-use hayate_usi::{EngineLine, parse_engine_line};
+use hayate_core::Position;
+use hayate_core::player::Info;
+use hayate_usi::{EngineLine, parse_engine_line, parse_info};
 
 use crate::config::EngineConfig;
 
@@ -62,11 +64,6 @@ pub struct SearchReply {
     pub best: String,
     /// Milliseconds from sending `go` to reading `bestmove`.
     pub elapsed_ms: u64,
-    /// The last `score cp`/`score mate` seen, from the engine's (side to move's) view; mates
-    /// are mapped to ±100000 minus the distance.
-    pub score_cp: Option<i32>,
-    /// The last principal variation seen.
-    pub pv: Vec<String>,
 }
 
 /// Handshake and answer timeouts.
@@ -317,26 +314,26 @@ impl EngineProcess {
         self.send("usinewgame")
     }
 
-    /// Sends `position` and `go`, and waits for `bestmove`. When `allowed_ms` (plus the margin)
-    /// passes, sends `stop` and waits `stop_grace_ms` more; the reply then still comes back (the
-    /// caller sees the elapsed time and adjudicates the time loss). With no reply even then, the
-    /// engine is killed and [`EngineError::Timeout`] returned.
+    /// Sends `position` (with the history of `pos`) and `go`, passes every `info` line to
+    /// `on_info` (parsed by `hayate-usi`), and waits for `bestmove`. When `allowed_ms` (plus the
+    /// margin) passes, sends `stop` and waits `stop_grace_ms` more; the reply then still comes
+    /// back (the caller sees the elapsed time and adjudicates the time loss). With no reply even
+    /// then, the engine is killed and [`EngineError::Timeout`] returned.
     ///
     /// # Errors
     /// [`EngineError`] when the engine exits, or hangs past the grace period.
     pub fn search(
         &mut self,
-        position: &str,
+        pos: &Position,
         go: &str,
         allowed_ms: u64,
+        on_info: &mut dyn FnMut(&Info),
     ) -> Result<SearchReply, EngineError> {
-        self.send(&format!("position {position}"))?;
+        self.send(&format!("position {}", pos.to_usi_position()))?;
         self.send(&format!("go {go}"))?;
         let t0 = Instant::now();
         let stop_at = t0 + Duration::from_millis(allowed_ms);
         let mut stopped = false;
-        let mut score_cp = None;
-        let mut pv = Vec::new();
         loop {
             let deadline = if stopped {
                 stop_at + Duration::from_millis(self.timeouts.stop_grace_ms)
@@ -348,19 +345,9 @@ impl EngineProcess {
                     return Ok(SearchReply {
                         best: m,
                         elapsed_ms: t0.elapsed().as_millis() as u64,
-                        score_cp,
-                        pv,
                     });
                 }
-                Ok(EngineLine::Info(text)) => {
-                    let (s, p) = parse_info(&text);
-                    if s.is_some() {
-                        score_cp = s;
-                    }
-                    if !p.is_empty() {
-                        pv = p;
-                    }
-                }
+                Ok(EngineLine::Info(text)) => on_info(&parse_info(&text, pos)),
                 Ok(_) => {}
                 Err(EngineError::Timeout { .. }) if !stopped => {
                     stopped = true;
@@ -422,53 +409,9 @@ impl Drop for EngineProcess {
     }
 }
 
-/// Reads `score cp N` / `score mate N` and `pv ...` from the text after `info`.
-pub fn parse_info(text: &str) -> (Option<i32>, Vec<String>) {
-    let mut score = None;
-    let mut pv = Vec::new();
-    let mut w = text.split_whitespace();
-    while let Some(k) = w.next() {
-        match k {
-            "score" => match (w.next(), w.next()) {
-                (Some("cp"), Some(v)) => score = v.parse::<i32>().ok(),
-                (Some("mate"), Some(v)) => {
-                    score = match v {
-                        "+" | "+0" => Some(100_000),
-                        "-" | "-0" => Some(-100_000),
-                        _ => v
-                            .parse::<i32>()
-                            .ok()
-                            .map(|n| if n >= 0 { 100_000 - n } else { -100_000 - n }),
-                    }
-                }
-                _ => {}
-            },
-            "pv" => {
-                pv = w.by_ref().map(str::to_string).collect();
-            }
-            // `string` takes the rest of the line.
-            "string" => break,
-            _ => {}
-        }
-    }
-    (score, pv)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn info_scores_and_pv() {
-        assert_eq!(
-            parse_info("depth 3 score cp -42 nodes 100 pv 7g7f 3c3d"),
-            (Some(-42), vec!["7g7f".to_string(), "3c3d".to_string()])
-        );
-        assert_eq!(parse_info("score mate 3 pv 1a1b+").0, Some(99_997));
-        assert_eq!(parse_info("score mate -2").0, Some(-99_998));
-        assert_eq!(parse_info("score mate -").0, Some(-100_000));
-        assert_eq!(parse_info("string score cp 5").0, None);
-    }
 
     #[test]
     fn missing_program_is_a_spawn_error() {

@@ -15,6 +15,7 @@
 pub mod attacks;
 mod bitboard;
 mod color;
+pub mod game;
 mod hand;
 mod movegen;
 mod moves;

@@ -132,6 +132,29 @@ impl Signals {
     }
 }
 
+/// Why a player gave no usable answer: what the game runner adjudicates as that player's loss.
+/// In-process players never fail; a USI engine process can.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// The player stopped working (a process that exited, or could not be readied).
+    Crash(String),
+    /// The player did not answer, even after it was told to stop.
+    Hang(String),
+    /// The answer was not a legal move (text that is not a move, or a move not legal here).
+    IllegalMove(String),
+}
+
+/// How a game ended for one player (USI `gameover`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GameOver {
+    /// This player won.
+    Win,
+    /// This player lost.
+    Lose,
+    /// A draw.
+    Draw,
+}
+
 /// Something that thinks: given a position with its history, limits and signals, it streams
 /// progress and returns a best move.
 pub trait Player: Send {
@@ -157,6 +180,13 @@ pub trait Player: Send {
     }
     /// A new game starts (clear per-game state such as the transposition table age).
     fn new_game(&mut self) {}
+    /// The game is over (USI `gameover`).
+    fn game_over(&mut self, _result: GameOver) {}
+    /// The fault behind the last `new_game` or `think`, taken (so it is reported once). Players
+    /// that can fail (USI child processes) answer `Resign` from `think` and say why here.
+    fn take_fault(&mut self) -> Option<Fault> {
+        None
+    }
     /// Searches `pos` and returns the move to play. `info` receives progress reports.
     fn think(
         &mut self,

@@ -93,6 +93,32 @@ impl Position {
         Position::from_sfen(crate::sfen::STARTPOS).expect("the start position is valid")
     }
 
+    /// The current position as a new root: the same board, hands, side to move and move number,
+    /// with no history (what `from_sfen(&to_sfen())` gives, without going through text). Solvers
+    /// and data writers use it when the moves that led here must not count (repetition).
+    pub fn without_history(&self) -> Position {
+        let st = *self.state();
+        let mut states = Vec::with_capacity(256);
+        states.push(StateInfo {
+            captured: Piece::EMPTY,
+            continuous_check: [0; 2],
+            plies_from_null: 0,
+            last_move: Move::NONE,
+            ..st
+        });
+        Position {
+            board: self.board,
+            by_type: self.by_type,
+            golds: self.golds,
+            by_color: self.by_color,
+            hands: self.hands,
+            side: self.side,
+            start_ply: self.game_ply(),
+            king_sq: self.king_sq,
+            states,
+        }
+    }
+
     // ----- queries -----
 
     /// The piece on `sq` (EMPTY if none).

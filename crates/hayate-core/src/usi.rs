@@ -94,6 +94,35 @@ impl Position {
             .ok_or_else(|| MoveTextError::Illegal(text.to_string()))
     }
 
+    /// The USI `position` arguments that rebuild this position with its history: `startpos` or
+    /// `sfen <root>`, then `moves ...` for the moves made since the setup (what a GUI sends, so
+    /// that the engine sees repetitions). A history with a null move gives the bare current
+    /// position instead.
+    pub fn to_usi_position(&self) -> String {
+        let moves: Vec<Move> = self.states()[1..].iter().map(|s| s.last_move).collect();
+        if moves.iter().any(|m| !m.is_some()) {
+            return format!("sfen {}", self.to_sfen());
+        }
+        let mut root = self.clone();
+        for &m in moves.iter().rev() {
+            root.undo_move(m);
+        }
+        let sfen = root.to_sfen();
+        let mut s = if sfen == crate::sfen::STARTPOS {
+            "startpos".to_string()
+        } else {
+            format!("sfen {sfen}")
+        };
+        if !moves.is_empty() {
+            s.push_str(" moves");
+            for m in moves {
+                s.push(' ');
+                s.push_str(&m.to_usi());
+            }
+        }
+        s
+    }
+
     /// Builds the position of a USI `position` command, given the text after `position `:
     /// `startpos [moves ...]` or `sfen <4 fields> [moves ...]`.
     ///

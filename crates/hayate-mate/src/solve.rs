@@ -88,7 +88,7 @@ pub fn solve(pos: &Position, opts: &DfpnOptions, stop: &AtomicBool) -> MateResul
 /// [`solve`], also reporting nodes and time.
 pub fn solve_with_report(pos: &Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport {
     // Positions before the root are not part of the problem: start from a bare copy.
-    let root = Position::from_sfen(&pos.to_sfen()).unwrap_or_else(|_| pos.clone());
+    let root = pos.without_history();
     // The recursion follows the proof, hundreds of plies deep for long problems: give it room.
     let fallback = root.clone();
     std::thread::scope(|s| {

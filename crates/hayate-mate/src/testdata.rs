@@ -69,7 +69,7 @@ pub(crate) fn random_walk_positions(n: usize, mut f: impl FnMut(&mut Position)) 
     let mut done = 0;
     'outer: loop {
         for start in &starts {
-            let mut pos = Position::from_sfen(&start.to_sfen()).expect("round trip");
+            let mut pos = start.clone();
             for _ in 0..60 {
                 f(&mut pos);
                 done += 1;

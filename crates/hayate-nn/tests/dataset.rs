@@ -90,12 +90,7 @@ fn hcpe_bytes(games: &[Game]) -> (Vec<u8>, Vec<Expected>) {
                 padding: 0,
             };
             rec.encode(&mut out);
-            expect.push((
-                Position::from_sfen(&pos.to_sfen()).expect("sfen"),
-                m,
-                eval,
-                g.result,
-            ));
+            expect.push((pos.without_history(), m, eval, g.result));
             pos.do_move(m);
         }
     }

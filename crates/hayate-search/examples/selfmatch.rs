@@ -1,40 +1,23 @@
 //! An in-process match between two evaluations at equal limits, for strength checks:
 //! `cargo run --release -p hayate-search --example selfmatch -- <games> <limitA> <limitB> [evalA] [evalB]`
 //! with limits `nodes:N` or `depth:N` and evaluations `kkpee9` or `material`.
-//! Openings are 6 random plies from the start, each played twice with colours swapped.
+//! Openings are 6 random plies from the start, each played twice with colours swapped. Games are
+//! played and adjudicated by the one game runner (`hayate_core::game`).
 
-use hayate_core::player::{BestMove, Limits, Signals};
-use hayate_core::{Color, GameRepetition, Position};
-use hayate_eval::{Evaluator, Kkpee9, Material};
+use hayate_core::game::{GameRules, Side, play_game};
+use hayate_core::player::{Limits, Player};
+use hayate_core::{Color, Position};
+use hayate_eval::{Kkpee9, Material};
 use hayate_search::{AlphaBeta, Options};
 
-enum Any {
-    Material(AlphaBeta<Material>),
-    Kkpee9(AlphaBeta<Kkpee9>),
-}
-
-impl Any {
-    fn new(name: &str, table: &Kkpee9) -> Any {
-        let o = Options {
-            hash_mb: 32,
-            ..Options::default()
-        };
-        match name {
-            "material" => Any::Material(AlphaBeta::with_options(Material, o)),
-            _ => Any::Kkpee9(AlphaBeta::with_options(table.clone(), o)),
-        }
-    }
-    fn play(&mut self, pos: &Position, limits: &Limits) -> BestMove {
-        match self {
-            Any::Material(p) => p.search(pos, limits, &Signals::new(), &mut |_| {}).best,
-            Any::Kkpee9(p) => p.search(pos, limits, &Signals::new(), &mut |_| {}).best,
-        }
-    }
-    fn clear(&mut self) {
-        match self {
-            Any::Material(p) => p.clear(),
-            Any::Kkpee9(p) => p.clear(),
-        }
+fn player(name: &str, table: &Kkpee9) -> Box<dyn Player> {
+    let o = Options {
+        hash_mb: 32,
+        ..Options::default()
+    };
+    match name {
+        "material" => Box::new(AlphaBeta::with_options(Material, o)),
+        _ => Box::new(AlphaBeta::with_options(table.clone(), o)),
     }
 }
 
@@ -53,35 +36,33 @@ fn opening(seed: u64) -> Position {
 
 /// 1 if `a` (playing `a_color`) wins, 0 for a loss, 0.5 for a draw.
 fn game(
-    a: &mut Any,
-    b: &mut Any,
+    a: &mut dyn Player,
+    b: &mut dyn Player,
     a_color: Color,
     start: &Position,
     la: &Limits,
     lb: &Limits,
 ) -> f64 {
-    let mut pos = start.clone();
-    a.clear();
-    b.clear();
-    for _ in 0..320 {
-        let us = pos.side_to_move();
-        let (player, limits) = if us == a_color {
-            (&mut *a, la)
-        } else {
-            (&mut *b, lb)
-        };
-        match player.play(&pos, limits) {
-            BestMove::Move { best, .. } => pos.do_move(best),
-            BestMove::Resign => return if us == a_color { 0.0 } else { 1.0 },
-            BestMove::Win => return if us == a_color { 1.0 } else { 0.0 },
-        }
-        match pos.game_repetition() {
-            GameRepetition::Draw => return 0.5,
-            GameRepetition::PerpetualCheckBy(c) => return if c == a_color { 0.0 } else { 1.0 },
-            GameRepetition::None => {}
-        }
+    let side = |player, limits: &Limits| Side {
+        player,
+        time_control: None,
+        limits: limits.clone(),
+    };
+    let sides = if a_color == Color::Black {
+        [side(a, la), side(b, lb)]
+    } else {
+        [side(b, lb), side(a, la)]
+    };
+    let rules = GameRules {
+        max_plies: 320,
+        ..GameRules::default()
+    };
+    let g = play_game(start, &[], sides, &rules);
+    match g.result.winner() {
+        None => 0.5,
+        Some(c) if c == a_color => 1.0,
+        Some(_) => 0.0,
     }
-    0.5
 }
 
 fn main() {
@@ -104,9 +85,8 @@ fn main() {
     };
     let (la, lb) = (parse(&limit_a), parse(&limit_b));
     let table = Kkpee9::new();
-    let _ = table.name();
-    let mut a = Any::new(&a_name, &table);
-    let mut b = Any::new(&b_name, &table);
+    let mut a = player(&a_name, &table);
+    let mut b = player(&b_name, &table);
     let (mut w, mut d, mut l) = (0, 0, 0);
     for g in 0..games {
         let start = opening(g as u64 / 2);
@@ -115,7 +95,7 @@ fn main() {
         } else {
             Color::White
         };
-        let r = game(&mut a, &mut b, color, &start, &la, &lb);
+        let r = game(a.as_mut(), b.as_mut(), color, &start, &la, &lb);
         if r == 1.0 {
             w += 1
         } else if r == 0.0 {

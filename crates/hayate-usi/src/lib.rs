@@ -9,5 +9,5 @@ mod input;
 pub use engine_side::{
     Command, Go, MAX_GO_MILLIS, MateLimit, UsiError, format_bestmove, format_info, parse_command,
 };
-pub use gui_side::{EngineLine, parse_engine_line};
+pub use gui_side::{EngineLine, format_go, parse_engine_line, parse_info};
 pub use input::{LineError, MAX_LINE_BYTES, decode_line, read_line};

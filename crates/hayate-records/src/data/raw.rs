@@ -64,13 +64,13 @@ impl RawPosition {
     }
 
     /// The position, checked by the rules core (piece counts, dead pieces, two pawns on a file,
-    /// the side not to move in check). It is built through SFEN text: the core has no other public
-    /// constructor from parts.
+    /// the side not to move in check), built from the parts with [`Position::from_parts`] (no
+    /// text in between). A move number of 0 is read as 1.
     ///
     /// # Errors
     /// The [`SfenError`] the core reports for an impossible position.
     pub fn to_position(&self, ply: u32) -> Result<Position, SfenError> {
-        Position::from_sfen(&self.to_sfen(ply.max(1)))
+        Position::from_parts(&self.board, self.hands, self.side_to_move, ply.max(1))
     }
 
     /// How many pieces of each unpromoted type (indexed by code) the board and hands hold.

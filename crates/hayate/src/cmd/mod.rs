@@ -9,5 +9,6 @@ pub mod eval;
 pub mod mate;
 pub mod mcts;
 pub mod perft;
+pub mod selfplay;
 pub mod train;
 pub mod usi;

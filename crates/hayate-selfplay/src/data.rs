@@ -1,0 +1,163 @@
+//! A finished game as training records: every position where a searcher chose the move, with
+//! the search's score and the game's result.
+
+use std::str::FromStr;
+
+use hayate_core::game::{EndReason, FinishedGame};
+use hayate_core::player::Score;
+use hayate_core::{Color, Position};
+use hayate_records::Record;
+use hayate_records::{
+    AperyMove16, GameResult, Hcp, Hcpe, PackedError, PackedSfen, Psv, PsvMove16, RESULT_MAX_MOVES,
+    RESULT_NYUGYOKU, RESULT_SENNICHITE,
+};
+
+/// The training-data format of the shards.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DataFormat {
+    /// YaneuraOu PackedSfenValue, 40 bytes: score and result from the side to move.
+    Psv,
+    /// dlshogi hcpe, 38 bytes: score from the side to move, result from Black's view.
+    Hcpe,
+}
+
+impl DataFormat {
+    /// The file extension (`psv`, `hcpe`).
+    pub fn extension(self) -> &'static str {
+        match self {
+            DataFormat::Psv => "psv",
+            DataFormat::Hcpe => "hcpe",
+        }
+    }
+
+    /// Bytes per record.
+    pub fn record_size(self) -> u64 {
+        match self {
+            DataFormat::Psv => 40,
+            DataFormat::Hcpe => 38,
+        }
+    }
+}
+
+impl FromStr for DataFormat {
+    type Err = String;
+    fn from_str(s: &str) -> Result<DataFormat, String> {
+        match s {
+            "psv" => Ok(DataFormat::Psv),
+            "hcpe" => Ok(DataFormat::Hcpe),
+            _ => Err(format!("unknown data format {s:?} (psv or hcpe)")),
+        }
+    }
+}
+
+/// YaneuraOu's mate value: a mate in `n` plies is written as `MATE - n`.
+const MATE: i32 = 32_000;
+/// Longest mate distance written (a mate of unknown distance counts as this).
+const MAX_MATE_PLY: i32 = 1_000;
+/// Largest centipawn score written (below every mate score).
+const MAX_CP: i32 = MATE - MAX_MATE_PLY - 1;
+
+/// A search score as the i16 the formats store, from the side to move's view: centipawns
+/// clamped below the mate range, mates as ±(32000 − plies) as YaneuraOu writes them.
+pub fn score_i16(s: Score) -> i16 {
+    let v = match s {
+        Score::Cp(v) => v.clamp(-MAX_CP, MAX_CP),
+        Score::Mate(n) if n > 0 => MATE - n.min(MAX_MATE_PLY),
+        Score::Mate(n) => -(MATE - n.saturating_neg().min(MAX_MATE_PLY)),
+    };
+    v as i16
+}
+
+/// Appends the records of `game` to `out`, at most `limit` of them; returns how many.
+///
+/// # Errors
+/// [`PackedError`] if a position cannot be packed (it cannot happen for a legal game position).
+pub fn encode_game(
+    game: &FinishedGame,
+    format: DataFormat,
+    limit: usize,
+    out: &mut Vec<u8>,
+) -> Result<usize, PackedError> {
+    let mut n = 0;
+    let mut err = None;
+    game.replay(|pos, m| {
+        let Some(score) = m.info.score else { return };
+        if m.time_ms.is_none() || n >= limit || err.is_some() {
+            return;
+        }
+        let r = match format {
+            DataFormat::Psv => psv(game, pos, score, m.mv).map(|r| r.encode(out)),
+            DataFormat::Hcpe => hcpe(game, pos, score, m.mv).map(|r| r.encode(out)),
+        };
+        match r {
+            Ok(()) => n += 1,
+            Err(e) => err = Some(e),
+        }
+    });
+    err.map_or(Ok(n), Err)
+}
+
+fn psv(
+    g: &FinishedGame,
+    pos: &Position,
+    score: Score,
+    mv: hayate_core::Move,
+) -> Result<Psv, PackedError> {
+    let us = pos.side_to_move();
+    Ok(Psv {
+        sfen: PackedSfen::from_position(pos)?,
+        score: score_i16(score),
+        mv: PsvMove16::from_move(mv),
+        game_ply: pos.game_ply().min(u16::MAX as u32) as u16,
+        game_result: match g.result.winner() {
+            None => 0,
+            Some(c) if c == us => 1,
+            Some(_) => -1,
+        },
+        padding: 0,
+    })
+}
+
+fn hcpe(
+    g: &FinishedGame,
+    pos: &Position,
+    score: Score,
+    mv: hayate_core::Move,
+) -> Result<Hcpe, PackedError> {
+    let result = match g.result.winner() {
+        None => GameResult::Draw,
+        Some(Color::Black) => GameResult::BlackWin,
+        Some(Color::White) => GameResult::WhiteWin,
+    } as u8;
+    let flag = match g.reason {
+        EndReason::Repetition | EndReason::PerpetualCheck => RESULT_SENNICHITE,
+        EndReason::Declaration => RESULT_NYUGYOKU,
+        EndReason::MaxPlies => RESULT_MAX_MOVES,
+        _ => 0,
+    };
+    Ok(Hcpe {
+        hcp: Hcp::from_position(pos)?,
+        eval: score_i16(score),
+        best_move16: AperyMove16::from_move(mv),
+        result: result | flag,
+        padding: 0,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scores_as_yaneuraou_writes_them() {
+        assert_eq!(score_i16(Score::Cp(123)), 123);
+        assert_eq!(score_i16(Score::Cp(-99_999)), -30_999);
+        assert_eq!(score_i16(Score::Mate(3)), 31_997);
+        assert_eq!(score_i16(Score::Mate(-2)), -31_998);
+        assert_eq!(score_i16(Score::Mate(0)), -32_000);
+        assert_eq!(score_i16(Score::Mate(i32::MAX)), 31_000);
+        assert_eq!(score_i16(Score::Mate(-i32::MAX)), -31_000);
+        assert_eq!("hcpe".parse(), Ok(DataFormat::Hcpe));
+        assert!("csa".parse::<DataFormat>().is_err());
+    }
+}
