@@ -84,8 +84,8 @@ pub struct SolveReport {
     pub nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
-    /// The first mate found: its length in plies and when.
-    pub first_mate: Option<(usize, Duration)>,
+    /// The first mate found: its length in plies, when, and after how many nodes.
+    pub first_mate: Option<(usize, Duration, u64)>,
     /// Whether the mate's length is proven the shortest and every defender move of the line a
     /// longest resistance.
     pub shortest: bool,
@@ -176,7 +176,7 @@ fn run(
     } else {
         let r = solver.search_within(&mut root, 0, NO_MATE);
         if r.pn == 0 {
-            report.first_mate = Some((r.len as usize, t0.elapsed()));
+            report.first_mate = Some((r.len as usize, t0.elapsed(), solver.nodes));
             let (line, shortest) = mate_after_proof(&mut solver, &mut root, r.len, opts);
             report.shortest = shortest;
             if let Some(line) = line {

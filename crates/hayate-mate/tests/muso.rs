@@ -58,16 +58,21 @@ fn muso_with_time_limit() {
         .into_iter()
         .map(|(n, l)| (n, l.parse().expect("plies")))
         .collect();
+    // MUSO_NODES caps the nodes (a measure that the machine's load does not change); MUSO_FIRST=1
+    // stops at the first mate.
+    let max_nodes = std::env::var("MUSO_NODES").ok().and_then(|v| v.parse().ok());
     let opts = DfpnOptions {
         time_limit: Some(Duration::from_millis(ms)),
+        max_nodes,
         hash_mb,
         defence,
-        post_search: true,
+        post_search: std::env::var("MUSO_FIRST").is_err(),
         ..DfpnOptions::default()
     };
     let (mut solved, mut total, mut nodes, mut secs) = (0u32, 0u32, 0u64, 0f64);
     let (mut exact, mut shorter, mut longer, mut shortest_proven) = (0, 0, 0, 0);
     let mut first_secs: Vec<f64> = Vec::new();
+    let mut first_nodes: Vec<u64> = Vec::new();
     let mut nomates: Vec<String> = Vec::new();
     let mut too_short: Vec<String> = Vec::new();
     for (name, sfen) in table("muso.tsv") {
@@ -84,8 +89,9 @@ fn muso_with_time_limit() {
                 check_mate_line_with(&pos, l, defence).unwrap_or_else(|e| panic!("{name}: {e}"));
                 solved += 1;
                 shortest_proven += r.shortest as u32;
-                if let Some((_, t)) = r.first_mate {
+                if let Some((_, t, n)) = r.first_mate {
                     first_secs.push(t.as_secs_f64());
+                    first_nodes.push(n);
                 }
                 let cmp = match proven.get(&name) {
                     Some(&p) if l.len() == p => {
@@ -103,15 +109,13 @@ fn muso_with_time_limit() {
                     }
                     None => String::new(),
                 };
-                let first = r.first_mate.map_or(0, |(len, t)| {
-                    let _ = len;
-                    t.as_millis()
-                });
+                let (first, first_ms, first_n) = r
+                    .first_mate
+                    .map_or((0, 0, 0), |(len, t, n)| (len, t.as_millis(), n));
                 format!(
-                    "mate {}{}\tfirst {} at {first} ms\t{cmp}",
+                    "mate {}{}\tfirst {first} at {first_ms} ms {first_n} nodes\t{cmp}",
                     l.len(),
                     if r.shortest { " (shortest)" } else { "" },
-                    r.first_mate.map_or(0, |(len, _)| len),
                 )
             }
             // The file says every problem mates; a proven no-mate is reported, not hidden
@@ -145,6 +149,9 @@ fn muso_with_time_limit() {
         percentile(&first_secs, 0.9),
         percentile(&first_secs, 1.0)
     );
+    first_nodes.sort_unstable();
+    let mid = first_nodes.get(first_nodes.len() / 2).copied().unwrap_or(0);
+    println!("nodes to first mate: median {mid}");
     if !nomates.is_empty() {
         println!("proven no-mate (the file says mate): {}", nomates.join(" "));
     }
@@ -153,4 +160,28 @@ fn muso_with_time_limit() {
         "lines shorter than the proven length: {}",
         too_short.join(" ")
     );
+}
+
+/// 無双 28: after 9g8h the defender must not drop S*6f (mated in 15): the king move 3c4c resists,
+/// and 51 is the proven length. Every defender move of the line must be a longest resistance.
+#[test]
+#[ignore = "long: about a minute on a loaded machine"]
+fn muso028_line_has_the_longest_resistance() {
+    let (_, sfen) = table("muso.tsv")
+        .into_iter()
+        .find(|(n, _)| n == "muso028")
+        .expect("muso028");
+    let pos = Position::from_sfen(&sfen).expect("valid sfen");
+    let opts = DfpnOptions {
+        time_limit: Some(Duration::from_secs(120)),
+        hash_mb: 1024,
+        post_search: true,
+        ..DfpnOptions::default()
+    };
+    let r = solve_with_report(&pos, &opts, &AtomicBool::new(false));
+    let MateResult::Mate(line) = r.result else {
+        panic!("{:?}", r.result)
+    };
+    check_mate_line_with(&pos, &line, Defence::AllLegal).expect("a checkmate sequence");
+    assert!(line.len() >= 51, "{} plies", line.len());
 }
