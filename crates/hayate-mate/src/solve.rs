@@ -200,9 +200,10 @@ fn grace(opts: &DfpnOptions, deadline: Option<Instant>) -> Option<Instant> {
     })
 }
 
-/// Once the root is proven within `len` plies: the first line, then (with `post_search`)
-/// shorter mates until the shortest is proven or the limits are reached, then the line with
-/// proven longest resistances. Returns the line and whether it is proven shortest.
+/// Once the root is proven within `len` plies: the first line; then (with `post_search`) the
+/// line with every defence proven a longest resistance (a line that is not could be shorter
+/// than the mate), and shorter mates, each read off the same way, until the shortest is proven
+/// or the limits are reached. Returns the line and whether it is proven shortest.
 fn mate_after_proof(
     solver: &mut Solver<'_>,
     root: &mut Position,
@@ -212,57 +213,52 @@ fn mate_after_proof(
     let deadline = solver.deadline();
     let max_nodes = solver.max_nodes();
     solver.extend(grace(opts, None), solver.nodes / 10 + 100_000);
-    let mut best = mate_line(solver, root, len, false);
-    tell(solver, best.as_ref(), true, false);
+    let quick = mate_line(solver, root, len, false);
+    tell(solver, quick.as_ref(), true, false);
     if !opts.post_search {
-        let line = best.map(|l| shorten(root, l.moves, opts, grace(opts, None), solver.stop()));
+        let line = quick.map(|l| shorten(root, l.moves, opts, grace(opts, None), solver.stop()));
         return (line, false);
     }
-    // The post-search keeps a fifth of the time left for the final line.
-    let post_deadline = deadline.map(|d| {
-        let now = Instant::now();
-        now + d.saturating_duration_since(now) * 4 / 5
-    });
-    solver.extend(post_deadline, 0);
-    solver.set_max_nodes(max_nodes);
+    // The read-offs may run a little past the limit; the post-search stops at it.
+    let end = grace(opts, deadline);
+    let mut best: Option<Line> = None;
     let mut len = len;
     let mut shortest = len <= 1;
-    while !shortest && len >= 3 {
+    loop {
+        solver.extend(end, solver.nodes / 10 + 100_000);
+        if let Some(l) = mate_line(solver, root, len, true).filter(|l| l.proven) {
+            len = len.min(l.moves.len() as u16);
+            best = Some(l);
+            tell(solver, best.as_ref(), false, shortest);
+        }
+        if shortest || len < 3 || best.is_none() {
+            break;
+        }
+        solver.extend(deadline, 0);
+        solver.set_max_nodes(max_nodes);
         let r = solver.search_within(root, 0, len - 2);
         if r.pn == 0 {
             len = r.len;
             shortest = len <= 1;
-            solver.extend(grace(opts, None), 100_000);
-            if let Some(l) = mate_line(solver, root, len, false) {
-                best = Some(l);
-            }
-            tell(solver, best.as_ref(), false, false);
-            solver.extend(post_deadline, 0);
-            solver.set_max_nodes(max_nodes);
-        } else if r.dn == 0 {
-            shortest = true;
         } else {
+            shortest = r.dn == 0;
+            if shortest {
+                tell(solver, best.as_ref(), false, true);
+            }
             break;
         }
     }
-    solver.extend(grace(opts, deadline), solver.nodes / 10 + 100_000);
-    let proven = mate_line(solver, root, len, true);
-    let exact = shortest
-        && proven
-            .as_ref()
-            .is_some_and(|l| l.proven && l.moves.len() == len as usize);
-    // A line with every defence proven longest wins; else the longer of the two.
-    if let Some(p) = proven
-        && (p.proven || best.as_ref().is_none_or(|b| p.moves.len() >= b.moves.len()))
-    {
-        best = Some(p);
-    }
-    if exact {
-        tell(solver, best.as_ref(), false, true);
-        return (best.map(|l| l.moves), true);
-    }
-    let line = best.map(|l| shorten(root, l.moves, opts, grace(opts, None), solver.stop()));
-    (line, false)
+    let exact = shortest && best.as_ref().is_some_and(|l| l.moves.len() == len as usize);
+    let line = match best {
+        Some(l) if exact => l.moves,
+        Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
+        // No line with proven defences in time: the first, maybe shorter than the mate.
+        None => match quick {
+            Some(l) => shorten(root, l.moves, opts, grace(opts, None), solver.stop()),
+            None => return (None, false),
+        },
+    };
+    (Some(line), exact)
 }
 
 /// Reports a mate line to the progress callback.
