@@ -250,11 +250,12 @@ fn mate_after_proof(
     }
     let exact = shortest && best.as_ref().is_some_and(|l| l.moves.len() == len as usize);
     let line = match best {
-        Some(l) if exact => l.moves,
+        // A longer line than the fixed-depth search reaches has had the post-search instead.
+        Some(l) if exact || l.moves.len() > opts.exact_line_plies as usize => l.moves,
         Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
         // No line with proven defences in time: the first, maybe shorter than the mate.
         None => match quick {
-            Some(l) => shorten(root, l.moves, opts, grace(opts, None), solver.stop()),
+            Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
             None => return (None, false),
         },
     };

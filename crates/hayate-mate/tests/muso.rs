@@ -60,7 +60,9 @@ fn muso_with_time_limit() {
         .collect();
     // MUSO_NODES caps the nodes (a measure that the machine's load does not change); MUSO_FIRST=1
     // stops at the first mate.
-    let max_nodes = std::env::var("MUSO_NODES").ok().and_then(|v| v.parse().ok());
+    let max_nodes = std::env::var("MUSO_NODES")
+        .ok()
+        .and_then(|v| v.parse().ok());
     let opts = DfpnOptions {
         time_limit: Some(Duration::from_millis(ms)),
         max_nodes,
@@ -184,4 +186,67 @@ fn muso028_line_has_the_longest_resistance() {
     };
     check_mate_line_with(&pos, &line, Defence::AllLegal).expect("a checkmate sequence");
     assert!(line.len() >= 51, "{} plies", line.len());
+}
+
+/// Peak resident memory of this process in KiB (`VmHWM`), if the system says.
+fn peak_rss_kib() -> Option<u64> {
+    let status = std::fs::read_to_string("/proc/self/status").ok()?;
+    let line = status.lines().find(|l| l.starts_with("VmHWM:"))?;
+    line.split_whitespace().nth(1)?.parse().ok()
+}
+
+/// A long search on a problem it cannot solve in the time with a small table: the table fills
+/// up, garbage collection keeps it usable, and the process grows no further than the table.
+/// `MEM_MS` (default 60000), `MEM_HASH_MB` (64), `MEM_PROBLEM` (muso001).
+#[test]
+#[ignore = "long: a minute"]
+fn memory_stays_within_the_table_when_full() {
+    let ms = env_u64("MEM_MS", 60_000);
+    let hash_mb = env_u64("MEM_HASH_MB", 64);
+    let name = std::env::var("MEM_PROBLEM").unwrap_or_else(|_| "muso001".into());
+    let (_, sfen) = table("muso.tsv")
+        .into_iter()
+        .find(|(n, _)| *n == name)
+        .expect("problem in muso.tsv");
+    let pos = Position::from_sfen(&sfen).expect("valid sfen");
+    let before = peak_rss_kib().unwrap_or(0);
+    let opts = DfpnOptions {
+        time_limit: Some(Duration::from_millis(ms)),
+        hash_mb: hash_mb as usize,
+        post_search: true,
+        ..DfpnOptions::default()
+    };
+    let mut fills: Vec<u32> = Vec::new();
+    let r = hayate_mate::solve_with_progress(&pos, &opts, &AtomicBool::new(false), &mut |p| {
+        if let hayate_mate::Progress::Searching { hashfull, .. } = p {
+            fills.push(*hashfull);
+        }
+    });
+    let after = peak_rss_kib().unwrap_or(0);
+    let max_fill = fills.iter().copied().max().unwrap_or(0);
+    let collections = fills.windows(2).filter(|w| w[1] < w[0]).count();
+    println!(
+        "{name}: {:?} after {} nodes, {} ms; table {} MiB; hashfull per second {:?}",
+        r.result
+            .to_usi()
+            .split_whitespace()
+            .take(2)
+            .collect::<Vec<_>>(),
+        r.nodes,
+        r.elapsed.as_millis(),
+        r.hash_mb,
+        fills
+    );
+    println!(
+        "peak RSS {before} KiB before, {after} KiB after: grew {} KiB; max hashfull {max_fill}, {collections} drops (GC)",
+        after.saturating_sub(before)
+    );
+    assert!(max_fill >= 800, "the table never filled: {max_fill}");
+    assert!(collections >= 1, "no garbage collection seen");
+    // The table and a few MiB of child lists, stack and line read-off.
+    assert!(
+        after.saturating_sub(before) <= (hash_mb + 32) * 1024,
+        "grew {} KiB with a {hash_mb} MiB table",
+        after.saturating_sub(before)
+    );
 }
