@@ -60,7 +60,7 @@ pub(crate) struct Record {
 /// A transposition table bounded by a memory size.
 pub(crate) struct Tt {
     entries: Vec<Entry>,
-    mask: usize,
+    clusters: usize,
     used: usize,
 }
 
@@ -73,7 +73,7 @@ fn available_bytes() -> Option<usize> {
 }
 
 impl Tt {
-    /// A table of at most `mb` MiB (a power of two number of clusters, at least one): less when
+    /// A table of at most `mb` MiB (at least one cluster): less when
     /// the system has not that much memory available (at most 3/4 of `MemAvailable`) or the
     /// allocation fails, never an abort. [`Tt::mb`] tells what it got.
     pub fn new(mb: usize) -> Tt {
@@ -83,14 +83,11 @@ impl Tt {
             bytes = bytes.min((avail / 4 * 3).max(1 << 20));
         }
         let mut clusters = (bytes / cluster_bytes).max(1);
-        if !clusters.is_power_of_two() {
-            clusters = clusters.next_power_of_two() / 2;
-        }
         loop {
             if let Some(entries) = zeroed_entries(clusters * CLUSTER) {
                 return Tt {
                     entries,
-                    mask: clusters - 1,
+                    clusters,
                     used: 0,
                 };
             }
@@ -109,8 +106,9 @@ impl Tt {
 
     #[inline(always)]
     fn cluster(&self, key: u64) -> usize {
-        // The low bits select the cluster; the high bits mix in for small tables.
-        (((key >> 32) ^ key) as usize & self.mask) * CLUSTER
+        // The key's high bits scaled to the number of clusters (any number, not only powers
+        // of two: all of `USI_Hash` is used).
+        ((key as u128 * self.clusters as u128) >> 64) as usize * CLUSTER
     }
 
     /// Looks up the node (`key`, attacker `hand`) for a search that may use `need` more plies:
@@ -343,7 +341,7 @@ mod tests {
         let avail = available_bytes().unwrap_or(usize::MAX);
         assert!(tt.mb() >= 1);
         assert!(tt.mb() << 20 <= avail, "{} MiB", tt.mb());
-        assert_eq!(Tt::new(2).mb(), 2);
+        assert_eq!(Tt::new(3).mb(), 3);
     }
 
     #[test]
