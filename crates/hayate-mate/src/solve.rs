@@ -224,12 +224,17 @@ fn mate_after_proof(
     let mut best: Option<Line> = None;
     let mut len = len;
     let mut shortest = len <= 1;
+    // The length last reported (the first line's).
+    let mut told = quick.as_ref().map_or(usize::MAX, |l| l.moves.len());
     loop {
         solver.extend(end, solver.nodes / 10 + 100_000);
         if let Some(l) = mate_line(solver, root, len, true).filter(|l| l.proven) {
             len = len.min(l.moves.len() as u16);
+            if l.moves.len() < told && !shortest {
+                told = l.moves.len();
+                tell(solver, Some(&l), false, false);
+            }
             best = Some(l);
-            tell(solver, best.as_ref(), false, shortest);
         }
         if shortest || len < 3 || best.is_none() {
             break;
@@ -242,13 +247,13 @@ fn mate_after_proof(
             shortest = len <= 1;
         } else {
             shortest = r.dn == 0;
-            if shortest {
-                tell(solver, best.as_ref(), false, true);
-            }
             break;
         }
     }
     let exact = shortest && best.as_ref().is_some_and(|l| l.moves.len() == len as usize);
+    if exact {
+        tell(solver, best.as_ref(), false, true);
+    }
     let line = match best {
         // A longer line than the fixed-depth search reaches has had the post-search instead.
         Some(l) if exact || l.moves.len() > opts.exact_line_plies as usize => l.moves,
