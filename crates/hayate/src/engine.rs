@@ -87,6 +87,16 @@ impl EngineHost {
         }
     }
 
+    /// The table size for `go mate` in MiB: `USI_Hash` as set, else 256.
+    pub fn mate_hash_mb(&self) -> usize {
+        self.options
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "USI_Hash" || n == "Hash")
+            .and_then(|(_, v)| v.trim().parse().ok())
+            .unwrap_or(256)
+    }
+
     fn ensure_built(&mut self) -> Result<&mut Box<dyn Player>, String> {
         if self.built_for.as_ref() != Some(&self.choice) || self.inner.is_none() {
             // Drop the old player first: two 300 MB tables need not live at once.
