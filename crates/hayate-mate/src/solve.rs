@@ -219,37 +219,42 @@ fn mate_after_proof(
         let line = quick.map(|l| shorten(root, l.moves, opts, grace(opts, None), solver.stop()));
         return (line, false);
     }
-    // The read-offs may run a little past the limit; the post-search stops at it.
+    // The post-search first, for half the time left: a read-off from an exact length finds
+    // each longest resistance at the first try (one bounded search), from a loose one it must
+    // first lower the length at every defender node. Then the read-off, a little past the limit.
     let end = grace(opts, deadline);
-    let mut best: Option<Line> = None;
+    let post_deadline = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
     let mut len = len;
     let mut shortest = len <= 1;
-    // The length last reported (the first line's).
     let mut told = quick.as_ref().map_or(usize::MAX, |l| l.moves.len());
-    loop {
-        solver.extend(end, solver.nodes / 10 + 100_000);
-        if let Some(l) = mate_line(solver, root, len, true).filter(|l| l.proven) {
-            len = len.min(l.moves.len() as u16);
-            if l.moves.len() < told && !shortest {
-                told = l.moves.len();
-                tell(solver, Some(&l), false, false);
-            }
-            best = Some(l);
-        }
-        if shortest || len < 3 || best.is_none() {
-            break;
-        }
-        solver.extend(deadline, 0);
+    while !shortest && len >= 3 {
+        solver.extend(post_deadline, 0);
         solver.set_max_nodes(max_nodes);
         let r = solver.search_within(root, 0, len - 2);
         if r.pn == 0 {
             len = r.len;
             shortest = len <= 1;
+            solver.extend(end, 100_000);
+            if let Some(l) = mate_line(solver, root, len, false)
+                && l.moves.len() < told
+            {
+                told = l.moves.len();
+                tell(solver, Some(&l), false, false);
+            }
         } else {
             shortest = r.dn == 0;
             break;
         }
     }
+    solver.extend(end, solver.nodes / 10 + 100_000);
+    // A line whose read-off ran out of budget has some defences taken from the table.
+    let (best, partial) = match mate_line(solver, root, len, true) {
+        Some(l) if l.proven => (Some(l), None),
+        other => (None, other),
+    };
     let exact = shortest && best.as_ref().is_some_and(|l| l.moves.len() == len as usize);
     if exact {
         tell(solver, best.as_ref(), false, true);
@@ -258,8 +263,13 @@ fn mate_after_proof(
         // A longer line than the fixed-depth search reaches has had the post-search instead.
         Some(l) if exact || l.moves.len() > opts.exact_line_plies as usize => l.moves,
         Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
-        // No line with proven defences in time: the first, maybe shorter than the mate.
-        None => match quick {
+        // No line with proven defences in time: the longer of the first and the partly
+        // proven one (either may be shorter than the mate).
+        None => match [quick, partial]
+            .into_iter()
+            .flatten()
+            .max_by_key(|l| l.moves.len())
+        {
             Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
             None => return (None, false),
         },

@@ -197,12 +197,12 @@ fn peak_rss_kib() -> Option<u64> {
 
 /// A long search on a problem it cannot solve in the time with a small table: the table fills
 /// up, garbage collection keeps it usable, and the process grows no further than the table.
-/// `MEM_MS` (default 60000), `MEM_HASH_MB` (64), `MEM_PROBLEM` (muso001).
+/// `MEM_MS` (default 60000), `MEM_HASH_MB` (16), `MEM_PROBLEM` (muso001).
 #[test]
 #[ignore = "long: a minute"]
 fn memory_stays_within_the_table_when_full() {
     let ms = env_u64("MEM_MS", 60_000);
-    let hash_mb = env_u64("MEM_HASH_MB", 64);
+    let hash_mb = env_u64("MEM_HASH_MB", 16);
     let name = std::env::var("MEM_PROBLEM").unwrap_or_else(|_| "muso001".into());
     let (_, sfen) = table("muso.tsv")
         .into_iter()
