@@ -18,8 +18,10 @@ mod dfpn;
 mod exact;
 mod futile;
 mod hands;
+mod line;
 mod mate1;
 mod oddply;
+mod progress;
 mod solve;
 #[cfg(test)]
 mod testdata;
@@ -31,5 +33,8 @@ pub use exact::{exact_mate_line, exact_mate_line_until};
 pub use futile::{Defence, is_futile_drop, is_mated};
 pub use mate1::{mate_in_1, mate_in_1_with};
 pub use oddply::{OddPlyResult, OddPlySearch, mate_in, mate_in_with};
-pub use solve::{DfpnOptions, MateResult, SolveReport, solve, solve_with_report};
+pub use progress::Progress;
+pub use solve::{
+    DfpnOptions, MateResult, SolveReport, solve, solve_with_progress, solve_with_report,
+};
 pub use verify::{LineError, check_mate_line, check_mate_line_with};

@@ -1,13 +1,15 @@
-//! The df-pn entry point for engines and tools: options, result, and the mate line.
+//! The df-pn entry point for engines and tools: options, result, and the mate line. After the
+//! first proof, an optional post-search proves the shortest mate (KomoringHeights' idea: "mate
+//! within L" and "no mate within L - 2" make "exactly L"), then the line is read off with every
+//! defender move proven a longest resistance.
 
-use crate::checks::generate_checks;
 use crate::dfpn::Solver;
 use crate::exact::exact_mate_line_until;
-use crate::futile::{Defence, only_futile};
-use crate::mate1::mate_in_1_with;
-use crate::tt::INF;
-use hayate_core::{Move, MoveList, Position};
-use std::collections::HashSet;
+use crate::futile::Defence;
+use crate::line::{Line, mate_line};
+use crate::progress::Progress;
+use crate::tt::NO_MATE;
+use hayate_core::{Move, Position};
 use std::sync::atomic::AtomicBool;
 use std::time::{Duration, Instant};
 
@@ -25,9 +27,13 @@ pub struct DfpnOptions {
     pub exact_line_plies: u32,
     /// Moves the exact-line search may make before the df-pn line is kept as it is.
     pub exact_line_budget: u64,
-    /// Which defender moves count: all legal evasions (the default, for `go mate`), or all but
-    /// futile interposition drops (problem-collection convention).
+    /// Which defender moves count: all legal evasions (the default, the rules of the game), or
+    /// all but futile interposition drops (the tsume-shogi convention).
     pub defence: Defence,
+    /// After the first mate, go on (within the limits) to prove the shortest, and prove each
+    /// defender move of the line a longest resistance. Off by default: players that only need
+    /// a mate stop at the first.
+    pub post_search: bool,
 }
 
 impl Default for DfpnOptions {
@@ -39,6 +45,7 @@ impl Default for DfpnOptions {
             exact_line_plies: 11,
             exact_line_budget: 2_000_000,
             defence: Defence::AllLegal,
+            post_search: false,
         }
     }
 }
@@ -77,6 +84,13 @@ pub struct SolveReport {
     pub nodes: u64,
     /// Wall-clock time.
     pub elapsed: Duration,
+    /// The first mate found: its length in plies, when, and after how many nodes.
+    pub first_mate: Option<(usize, Duration, u64)>,
+    /// Whether the mate's length is proven the shortest and every defender move of the line a
+    /// longest resistance.
+    pub shortest: bool,
+    /// The table size used in MiB (less than asked when memory is short).
+    pub hash_mb: usize,
 }
 
 /// Solves the position for the side to move (the attacker) with df-pn. Returns when proven,
@@ -87,27 +101,56 @@ pub fn solve(pos: &Position, opts: &DfpnOptions, stop: &AtomicBool) -> MateResul
 
 /// [`solve`], also reporting nodes and time.
 pub fn solve_with_report(pos: &Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport {
+    solve_with_progress(pos, opts, stop, &mut |_| {})
+}
+
+/// [`solve_with_report`], telling `progress` how it goes: about once a second, and at each
+/// mate proven (the first, each shorter one, the one proven shortest).
+pub fn solve_with_progress(
+    pos: &Position,
+    opts: &DfpnOptions,
+    stop: &AtomicBool,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+) -> SolveReport {
     // Positions before the root are not part of the problem: start from a bare copy.
     let root = pos.without_history();
     // The recursion follows the proof, hundreds of plies deep for long problems: give it room.
     let fallback = root.clone();
-    std::thread::scope(|s| {
+    let mut spawned_ok = false;
+    let report = std::thread::scope(|s| {
+        let progress = &mut *progress;
         let spawned = std::thread::Builder::new()
             .name("dfpn".into())
             .stack_size(512 << 20)
-            .spawn_scoped(s, move || run(root, opts, stop));
+            .spawn_scoped(s, move || run(root, opts, stop, progress));
         match spawned {
-            Ok(h) => h.join().unwrap_or(SolveReport {
-                result: MateResult::Timeout,
-                nodes: 0,
-                elapsed: Duration::ZERO,
-            }),
-            Err(_) => run(fallback, opts, stop),
+            Ok(h) => {
+                spawned_ok = true;
+                h.join().ok()
+            }
+            Err(_) => None,
         }
-    })
+    });
+    match report {
+        Some(r) => r,
+        None if !spawned_ok => run(fallback, opts, stop, progress),
+        None => SolveReport {
+            result: MateResult::Timeout,
+            nodes: 0,
+            elapsed: Duration::ZERO,
+            first_mate: None,
+            shortest: false,
+            hash_mb: 0,
+        },
+    }
 }
 
-fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport {
+fn run(
+    mut root: Position,
+    opts: &DfpnOptions,
+    stop: &AtomicBool,
+    progress: &mut (dyn FnMut(&Progress) + Send),
+) -> SolveReport {
     let t0 = Instant::now();
     let attacker = root.side_to_move();
     let deadline = opts.time_limit.map(|d| t0 + d);
@@ -119,30 +162,132 @@ fn run(mut root: Position, opts: &DfpnOptions, stop: &AtomicBool) -> SolveReport
         stop,
     );
     solver.defence = opts.defence;
-    let result = if root.king_square(!attacker).is_none() {
-        MateResult::NoMate
+    solver.progress = Some(progress);
+    let mut report = SolveReport {
+        result: MateResult::Timeout,
+        nodes: 0,
+        elapsed: Duration::ZERO,
+        first_mate: None,
+        shortest: false,
+        hash_mb: solver.tt.mb(),
+    };
+    if root.king_square(!attacker).is_none() {
+        report.result = MateResult::NoMate;
     } else {
-        let r = solver.mid(&mut root, INF, INF, 0);
+        let r = solver.search_within(&mut root, 0, NO_MATE);
         if r.pn == 0 {
-            // The proof is in: give the line extraction a tenth more time and nodes.
-            let extra = opts
-                .time_limit
-                .map(|t| Instant::now() + t / 10 + Duration::from_millis(100));
-            solver.extend(extra, solver.nodes / 10 + 100_000);
-            match extract_line(&mut solver, &mut root) {
-                Some(line) => MateResult::Mate(shorten(&mut root, line, opts, extra, stop)),
-                None => MateResult::Timeout,
+            report.first_mate = Some((r.len as usize, t0.elapsed(), solver.nodes));
+            let (line, shortest) = mate_after_proof(&mut solver, &mut root, r.len, opts);
+            report.shortest = shortest;
+            if let Some(line) = line {
+                report.result = MateResult::Mate(line);
             }
         } else if r.dn == 0 {
-            MateResult::NoMate
-        } else {
-            MateResult::Timeout
+            report.result = MateResult::NoMate;
         }
+    }
+    report.nodes = solver.nodes;
+    report.elapsed = t0.elapsed();
+    report
+}
+
+/// A deadline a little past `deadline` (a tenth of the limit more, and 100 ms) for reading
+/// the line off a proof that is in.
+fn grace(opts: &DfpnOptions, deadline: Option<Instant>) -> Option<Instant> {
+    opts.time_limit.map(|t| {
+        let base = deadline.map_or_else(Instant::now, |d| d.max(Instant::now()));
+        base + t / 10 + Duration::from_millis(100)
+    })
+}
+
+/// Once the root is proven within `len` plies: the first line; then (with `post_search`) the
+/// line with every defence proven a longest resistance (a line that is not could be shorter
+/// than the mate), and shorter mates, each read off the same way, until the shortest is proven
+/// or the limits are reached. Returns the line and whether it is proven shortest.
+fn mate_after_proof(
+    solver: &mut Solver<'_>,
+    root: &mut Position,
+    len: u16,
+    opts: &DfpnOptions,
+) -> (Option<Vec<Move>>, bool) {
+    let deadline = solver.deadline();
+    let max_nodes = solver.max_nodes();
+    solver.extend(grace(opts, None), solver.nodes / 10 + 100_000);
+    let quick = mate_line(solver, root, len, false);
+    tell(solver, quick.as_ref(), true, false);
+    if !opts.post_search {
+        let line = quick.map(|l| shorten(root, l.moves, opts, grace(opts, None), solver.stop()));
+        return (line, false);
+    }
+    // The post-search first, for half the time left: a read-off from an exact length finds
+    // each longest resistance at the first try (one bounded search), from a loose one it must
+    // first lower the length at every defender node. Then the read-off, a little past the limit.
+    let end = grace(opts, deadline);
+    let post_deadline = deadline.map(|d| {
+        let now = Instant::now();
+        now + d.saturating_duration_since(now) / 2
+    });
+    let mut len = len;
+    let mut shortest = len <= 1;
+    let mut told = quick.as_ref().map_or(usize::MAX, |l| l.moves.len());
+    while !shortest && len >= 3 {
+        solver.extend(post_deadline, 0);
+        solver.set_max_nodes(max_nodes);
+        let r = solver.search_within(root, 0, len - 2);
+        if r.pn == 0 {
+            len = r.len;
+            shortest = len <= 1;
+            solver.extend(end, 100_000);
+            if let Some(l) = mate_line(solver, root, len, false)
+                && l.moves.len() < told
+            {
+                told = l.moves.len();
+                tell(solver, Some(&l), false, false);
+            }
+        } else {
+            shortest = r.dn == 0;
+            break;
+        }
+    }
+    solver.extend(end, solver.nodes / 10 + 100_000);
+    // A line whose read-off ran out of budget has some defences taken from the table.
+    let (best, partial) = match mate_line(solver, root, len, true) {
+        Some(l) if l.proven => (Some(l), None),
+        other => (None, other),
     };
-    SolveReport {
-        result,
-        nodes: solver.nodes,
-        elapsed: t0.elapsed(),
+    let exact = shortest && best.as_ref().is_some_and(|l| l.moves.len() == len as usize);
+    if exact {
+        tell(solver, best.as_ref(), false, true);
+    }
+    let line = match best {
+        // A longer line than the fixed-depth search reaches has had the post-search instead.
+        Some(l) if exact || l.moves.len() > opts.exact_line_plies as usize => l.moves,
+        Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
+        // No line with proven defences in time: the longer of the first and the partly
+        // proven one (either may be shorter than the mate).
+        None => match [quick, partial]
+            .into_iter()
+            .flatten()
+            .max_by_key(|l| l.moves.len())
+        {
+            Some(l) => shorten(root, l.moves, opts, end, solver.stop()),
+            None => return (None, false),
+        },
+    };
+    (Some(line), exact)
+}
+
+/// Reports a mate line to the progress callback.
+fn tell(solver: &mut Solver<'_>, line: Option<&Line>, first: bool, shortest: bool) {
+    if let Some(l) = line {
+        let p = Progress::Mate {
+            line: &l.moves,
+            shortest,
+            first,
+            nodes: solver.nodes,
+            elapsed: solver.elapsed(),
+        };
+        solver.report(&p);
     }
 }
 
@@ -170,102 +315,4 @@ fn shorten(
         Ok(Some(exact)) if exact.len() <= line.len() => exact,
         _ => line,
     }
-}
-
-/// Follows the proof in the table: at attacker nodes the proven check with the shortest
-/// proof, at defender nodes the evasion with the longest. Children the table lost are proved
-/// again. `None` if the line cannot be completed (stopped, or a cycle).
-fn extract_line(solver: &mut Solver<'_>, pos: &mut Position) -> Option<Vec<Move>> {
-    let mut line: Vec<Move> = Vec::new();
-    let mut seen: HashSet<u64> = HashSet::new();
-    let mut result = None;
-    for _ in 0..4000 {
-        seen.insert(pos.key());
-        let or = pos.side_to_move() == solver.attacker;
-        let mut moves = MoveList::new();
-        if or {
-            generate_checks(pos, &mut moves);
-        } else {
-            pos.generate_legal(&mut moves);
-        }
-        if moves.is_empty() || (!or && only_futile(pos, &moves, solver.defence)) {
-            if !or {
-                result = Some(line.clone());
-            }
-            break;
-        }
-        let mut best: Option<(Move, u16)> = None;
-        if or && let Some(m) = mate_in_1_with(pos, solver.defence) {
-            best = Some((m, 0));
-        }
-        for pass in 0..2 {
-            if best.is_some() {
-                break;
-            }
-            if pass == 1 {
-                // The table lost the proving child: prove this node again (its children's
-                // first looks store the short proofs), then look once more.
-                let r = solver.mid(pos, INF, INF, line.len());
-                if r.pn != 0 {
-                    break;
-                }
-            }
-            for &m in moves.iter() {
-                pos.do_move(m);
-                let key = pos.key();
-                let len = if seen.contains(&key) {
-                    None
-                } else {
-                    proven_len(solver, pos, line.len() + 1, !or)
-                };
-                pos.undo_move(m);
-                if solver.aborted {
-                    break;
-                }
-                match (len, or) {
-                    (Some(l), true) if best.is_none_or(|(_, b)| l < b) => best = Some((m, l)),
-                    (Some(l), false) if best.is_none_or(|(_, b)| l > b) => best = Some((m, l)),
-                    (None, false) => {
-                        best = None;
-                        break;
-                    }
-                    _ => {}
-                }
-            }
-            if best.is_some() || !or {
-                break;
-            }
-        }
-        let Some((m, _)) = best else { break };
-        solver.path_push(pos.board_key());
-        pos.do_move(m);
-        line.push(m);
-    }
-    for &m in line.iter().rev() {
-        pos.undo_move(m);
-        solver.path_pop(pos.board_key());
-    }
-    result
-}
-
-/// The proof length of the node at `pos` if the table holds a proof; with `reprove`, a node the
-/// table does not know as proven is searched again first.
-fn proven_len(
-    solver: &mut Solver<'_>,
-    pos: &mut Position,
-    ply: usize,
-    reprove: bool,
-) -> Option<u16> {
-    let key = pos.board_key();
-    let hand = pos.hand(solver.attacker);
-    if let Some(p) = solver.tt.probe(key, hand)
-        && p.pn == 0
-    {
-        return Some(p.len);
-    }
-    if !reprove || solver.repeated(pos) {
-        return None;
-    }
-    let r = solver.mid(pos, INF, INF, ply);
-    (r.pn == 0).then_some(r.len)
 }

@@ -1,9 +1,10 @@
 //! df-pn against `shared/data/mate/exact-short.tsv`, and the rules cases (pawn-drop mate, nifu,
 //! dead-piece drops, perpetual check) in attack and defence.
 
+use hayate_core::Move;
 use hayate_core::Position;
 use hayate_mate::{
-    Defence, DfpnOptions, MateResult, check_mate_line, check_mate_line_with, solve,
+    Defence, DfpnOptions, MateResult, check_mate_line, check_mate_line_with, mate_in_with, solve,
     solve_with_report,
 };
 use std::sync::atomic::AtomicBool;
@@ -119,6 +120,60 @@ fn dfpn_raw_lines_are_mates() {
         exact += (line.len() == plies) as u32;
     }
     eprintln!("df-pn raw lines of exact length: {exact}/{total}");
+}
+
+/// Every defender move of `line` is a longest resistance: after it, no mate within two plies
+/// less than the line has left (checked by the fixed-depth search, independent of df-pn).
+fn assert_longest_resistance(pos: &Position, line: &[Move], defence: Defence, what: &str) {
+    let mut p = pos.clone();
+    for (i, &m) in line.iter().enumerate() {
+        p.do_move(m);
+        let left = (line.len() - i - 1) as u32;
+        if i % 2 == 1 && left >= 3 {
+            assert!(
+                mate_in_with(&mut p, left - 2, defence).is_none(),
+                "{what}: defender move {} ({m}) is not a longest resistance",
+                i + 1
+            );
+        }
+    }
+}
+
+/// The post-search alone (no fixed-depth pass) proves the shortest mate and reads off a line of
+/// longest resistances, in both conventions.
+#[test]
+fn post_search_proves_the_exact_length_in_both_conventions() {
+    for defence in [Defence::NoFutileDrops, Defence::AllLegal] {
+        let o = DfpnOptions {
+            exact_line_plies: 0,
+            post_search: true,
+            defence,
+            ..opts()
+        };
+        for (sfen, mate, plies) in problems() {
+            let pos = Position::from_sfen(&sfen).expect("valid sfen");
+            let rep = solve_with_report(&pos, &o, &AtomicBool::new(false));
+            let what = format!("{sfen} ({defence:?})");
+            match rep.result {
+                MateResult::Mate(line) => {
+                    check_mate_line_with(&pos, &line, defence)
+                        .unwrap_or_else(|e| panic!("{what}: {e}"));
+                    assert!(rep.shortest, "{what}: shortest not proven");
+                    if !mate {
+                        assert!(line.len() > plies, "{what}: no mate within {plies}");
+                    } else if defence == Defence::NoFutileDrops {
+                        assert_eq!(line.len(), plies, "{what}: mate length");
+                    } else {
+                        // Futile drops count under the rules: never shorter, maybe longer.
+                        assert!(line.len() >= plies, "{what}: mate length");
+                    }
+                    assert_longest_resistance(&pos, &line, defence, &what);
+                }
+                MateResult::NoMate => assert!(!mate, "{what}: is a mate in {plies}"),
+                MateResult::Timeout => panic!("{what}: timeout"),
+            }
+        }
+    }
 }
 
 #[test]

@@ -172,6 +172,16 @@ impl EngineHost {
         }
     }
 
+    /// The table size for `go mate` in MiB: `USI_Hash` as set, else 256.
+    pub fn mate_hash_mb(&self) -> usize {
+        self.values
+            .iter()
+            .rev()
+            .find(|(n, _)| n == "USI_Hash")
+            .and_then(|(_, v)| v.trim().parse().ok())
+            .unwrap_or(256)
+    }
+
     /// Builds the player for the current choice, or the default one if that fails. Returns a
     /// warning for `isready`.
     fn rebuild(&mut self) -> Option<String> {

@@ -2,7 +2,7 @@
 
 use anyhow::Context;
 use hayate_core::Position;
-use hayate_mate::{Defence, DfpnOptions, solve_with_report};
+use hayate_mate::{Defence, DfpnOptions, solve_with_progress};
 use std::sync::atomic::AtomicBool;
 use std::time::Duration;
 
@@ -18,13 +18,16 @@ pub struct Args {
     /// Node limit (moves made; none by default).
     #[arg(long)]
     nodes: Option<u64>,
-    /// Transposition table size in MiB.
+    /// Transposition table size in MiB (less when the system has not that much memory).
     #[arg(long, default_value_t = 64)]
     hash_mb: usize,
     /// Do not count futile interposition drops (無駄合) as defences, as problem collections do.
     #[arg(long)]
     no_futile_drops: bool,
-    /// Also print nodes, time and nodes per second to stderr.
+    /// Stop at the first mate found instead of proving the shortest.
+    #[arg(long)]
+    first: bool,
+    /// Also print the progress (USI `info` lines) and nodes, time and nodes per second to stderr.
     #[arg(long)]
     stats: bool,
 }
@@ -47,11 +50,25 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         } else {
             Defence::AllLegal
         },
+        post_search: !a.first,
         ..DfpnOptions::default()
     };
-    let report = solve_with_report(&pos, &opts, &AtomicBool::new(false));
+    let stats = a.stats;
+    let report = solve_with_progress(&pos, &opts, &AtomicBool::new(false), &mut |p| {
+        if stats {
+            for l in p.to_usi() {
+                eprintln!("{l}");
+            }
+        }
+    });
+    if report.hash_mb < a.hash_mb {
+        eprintln!(
+            "warning: a {} MiB table does not fit in memory; used {} MiB",
+            a.hash_mb, report.hash_mb
+        );
+    }
     println!("{}", report.result.to_usi());
-    if a.stats {
+    if stats {
         let secs = report.elapsed.as_secs_f64();
         let nps = if secs > 0.0 {
             (report.nodes as f64 / secs) as u64

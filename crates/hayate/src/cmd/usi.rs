@@ -130,6 +130,7 @@ pub fn run() -> anyhow::Result<()> {
                     finish(&mut running, &mut host);
                 }
                 let Some(mut h) = host.take() else { continue };
+                let mate_hash_mb = h.mate_hash_mb();
                 signals = Signals::new();
                 let sig = signals.clone();
                 let o = out.clone();
@@ -138,7 +139,7 @@ pub fn run() -> anyhow::Result<()> {
                 let d = done.clone();
                 let handle = std::thread::spawn(move || {
                     let search = std::panic::AssertUnwindSafe(|| match go.mate {
-                        Some(mate) => go_mate_line(&p, mate, &sig),
+                        Some(mate) => go_mate_line(&p, mate, mate_hash_mb, &sig, &o),
                         None => {
                             let o2 = o.clone();
                             let best = h.think(&p, &go.limits, &sig, &mut |i: &Info| {
@@ -184,8 +185,15 @@ pub fn run() -> anyhow::Result<()> {
     Ok(())
 }
 
-/// The answer to `go mate`: exactly one `checkmate ...` line (df-pn; `stop` answers at once).
-fn go_mate_line(pos: &Position, limit: hayate_usi::MateLimit, signals: &Signals) -> String {
+/// The answer to `go mate`: progress as `info` lines, then exactly one `checkmate ...` line
+/// (df-pn with the shortest-mate post-search, tsume-shogi convention; `stop` answers at once).
+fn go_mate_line(
+    pos: &Position,
+    limit: hayate_usi::MateLimit,
+    hash_mb: usize,
+    signals: &Signals,
+    out: &Out,
+) -> String {
     if pos.king_square(!pos.side_to_move()).is_none() {
         // No king to mate (a position only an attacker's king, or a mate problem turned round).
         return "checkmate nomate".into();
@@ -195,8 +203,19 @@ fn go_mate_line(pos: &Position, limit: hayate_usi::MateLimit, signals: &Signals)
             hayate_usi::MateLimit::Millis(ms) => Some(std::time::Duration::from_millis(ms)),
             hayate_usi::MateLimit::Infinite => None,
         },
-        hash_mb: 256,
+        hash_mb,
+        defence: hayate_mate::Defence::NoFutileDrops,
+        post_search: true,
         ..hayate_mate::DfpnOptions::default()
     };
-    hayate_mate::solve(pos, &opts, signals.stop_flag()).to_usi()
+    let report = hayate_mate::solve_with_progress(pos, &opts, signals.stop_flag(), &mut |p| {
+        p.to_usi().iter().for_each(|l| out.say(l))
+    });
+    if report.hash_mb < hash_mb {
+        out.say(&format!(
+            "info string USI_Hash {hash_mb} MiB does not fit in memory: the mate table has {} MiB",
+            report.hash_mb
+        ));
+    }
+    report.result.to_usi()
 }
