@@ -2,7 +2,7 @@
 //! point of view, PV in CSA moves without the move itself. shogi-server stores it in the
 //! record as `'** <eval> <pv>`.
 
-use crate::csa_move::move_to_csa;
+use crate::csa_move::move_text;
 use hayate_core::player::{Info, Score};
 use hayate_core::{Color, Move, Position};
 
@@ -38,7 +38,7 @@ pub fn floodgate_comment(pos: &Position, best: Move, info: &Info) -> Option<Stri
             break;
         };
         text.push(' ');
-        text.push_str(&move_to_csa(real));
+        text.push_str(&move_text(real));
         p.do_move(real);
     }
     Some(text)

@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::comment::floodgate_comment;
 use crate::config::Settings;
 use crate::connection::{Connection, Event, Thought};
-use crate::csa_move::{move_to_csa, parse_csa_move, sign};
+use crate::csa_move::{move_text, parse_csa_move, sign};
 use crate::engine::Engine;
 use crate::error::CsaError;
 use crate::log::{Log, csa_time_now};
@@ -161,7 +161,7 @@ pub fn play(
         reason: game.reason.clone(),
         outcome: game.outcome,
         rejected: false,
-        plies: game.record.moves().len(),
+        plies: game.record.plies(),
         record,
     })
 }
@@ -244,12 +244,13 @@ impl Game<'_> {
             // A malformed `,T` on a special move costs nothing: keep the move, drop the time.
             let (text, secs) = split_move_time(line)
                 .unwrap_or_else(|_| (line.split(',').next().unwrap_or(line), None));
-            // shogi-server echoes a special move twice (`%TORYO` or `%KACHI,T0`, then `%KACHI`).
-            let dup = self.record.moves().last().is_some_and(|m| m.text == text);
-            if !dup {
-                self.record.push(text, secs, None);
-            }
+            // shogi-server echoes a special move twice (`%TORYO` or `%KACHI,T0`, then `%KACHI`):
+            // the record keeps the first.
             self.log.line(format!("S> {line}"));
+            if !self.record.push_special(text, secs) {
+                self.log
+                    .line(format!("unknown special move not recorded: {text}"));
+            }
             return Ok(());
         }
         if let Some(o) = Outcome::parse(line) {
@@ -297,7 +298,7 @@ impl Game<'_> {
         } else {
             None
         };
-        self.record.push(text, secs, comment);
+        self.record.push_move(m, secs, comment);
         self.pos.do_move(m);
         self.log.line(format!(
             "move {} {}{} T{} | {} {}s {} {}s",
@@ -369,7 +370,7 @@ impl Game<'_> {
         let limits = self.clock.limits(self.us, true);
         self.engine
             .think(id, &p, limits, signals.clone(), self.conn.sender());
-        self.log.line(format!("pondering on {}", move_to_csa(real)));
+        self.log.line(format!("pondering on {}", move_text(real)));
         self.search = Some(Search {
             id,
             signals,
@@ -487,7 +488,7 @@ impl Game<'_> {
     }
 
     fn send_move(&mut self, m: Move, comment: Option<String>) -> Result<(), CsaError> {
-        let text = move_to_csa(m);
+        let text = move_text(m);
         let line = match &comment {
             Some(c) => format!("{text},'{c}"),
             None => text.clone(),

@@ -5,7 +5,7 @@ mod support;
 
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::{Color, Position};
-use hayate_csa::csa_move::{move_to_csa, parse_csa_move};
+use hayate_csa::csa_move::{move_text, parse_csa_move};
 use hayate_csa::{Client, CsaError, EndReason, Log, Outcome, Secret, Settings};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -281,7 +281,7 @@ impl Player for PonderPlayer {
     ) -> BestMove {
         let log = |s: String| self.events.lock().unwrap().push(s);
         if limits.ponder {
-            log(format!("ponder after {}", move_to_csa(pos.last_move())));
+            log(format!("ponder after {}", move_text(pos.last_move())));
             let end = Instant::now() + Duration::from_secs(10);
             loop {
                 if signals.is_ponderhit() {
@@ -567,7 +567,7 @@ fn a_stuck_player_cannot_lose_on_time() {
     // 3 s on the clock, 0.6 s margin: stop at 2.1 s, play a move without the player at 2.4 s,
     // well before the server's 3 s.
     let id = "test+stuck+blk+wht+20261121120003";
-    let first = move_to_csa(Position::startpos().legal_moves()[0]);
+    let first = move_text(Position::startpos().legal_moves()[0]);
     let mut script = vec![expect("LOGIN blk stuck-B"), send("LOGIN:blk OK")];
     script.extend(summary_lines(
         id,
