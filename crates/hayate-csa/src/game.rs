@@ -17,6 +17,7 @@ use hayate_core::player::{BestMove, Signals};
 use hayate_core::{Color, DeclarationRule, Move, Position};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How one game went.
@@ -98,19 +99,23 @@ struct Game<'a> {
     ponder_move: Option<Move>,
     reason: Option<EndReason>,
     outcome: Option<Outcome>,
+    /// Set from outside to end the game now (Ctrl-C).
+    stop: &'a AtomicBool,
 }
 
-/// Plays the game that just got `START`.
+/// Plays the game that just got `START`, until its result or until `stop` is set. The record
+/// is written in every case, with why the client stopped when it did not see the result.
 ///
 /// # Errors
-/// [`CsaError::ConnectionLost`] when the server closes before the result, I/O errors, and
-/// protocol errors for moves that cannot be applied.
+/// [`CsaError::ConnectionLost`] when the server closes before the result, I/O errors,
+/// protocol errors for moves that cannot be applied, [`CsaError::Interrupted`] when stopped.
 pub fn play(
     conn: &mut Connection,
     engine: &Engine,
     settings: &Settings,
     log: &Log,
     summary: &GameSummary,
+    stop: &AtomicBool,
 ) -> Result<GameReport, CsaError> {
     let mut clock = Clock::new(summary.time, settings.margin);
     let mut replay = summary.position.initial.clone();
@@ -133,6 +138,7 @@ pub fn play(
         ponder_move: None,
         reason: None,
         outcome: None,
+        stop,
     };
     let result = game.run();
     game.stop_search();
@@ -172,6 +178,10 @@ impl Game<'_> {
             self.start_turn()?;
         }
         while !self.is_over() {
+            if self.stop.load(Ordering::Relaxed) {
+                self.log.line("interrupted: ending the game here");
+                return Err(CsaError::Interrupted);
+            }
             let wait = self.wait_time();
             match self.conn.recv(wait) {
                 None => self.on_timer()?,
@@ -203,7 +213,7 @@ impl Game<'_> {
             let at = if s.stop_sent { d.fallback } else { d.stop };
             wait = wait.min(at.saturating_duration_since(Instant::now()));
         }
-        wait.max(Duration::from_millis(1))
+        wait.clamp(Duration::from_millis(1), crate::client::STOP_POLL)
     }
 
     fn on_timer(&mut self) -> Result<(), CsaError> {

@@ -173,7 +173,8 @@ impl GameRecord {
         write_csa_as(&self.game, BoardStyle::Full).unwrap_or_default()
     }
 
-    /// Writes `<dir>/<game id>.csa` through a temporary file and a rename.
+    /// Writes `<dir>/<game id>.csa` through a temporary file and a rename (see
+    /// [`check_record_dir`] for the check before the games).
     ///
     /// # Errors
     /// The I/O error and the path it concerns.
@@ -194,11 +195,7 @@ impl GameRecord {
             name
         };
         let path = dir.join(format!("{name}.csa"));
-        // Unique per process and call: two clients sharing the folder never trade temp files.
-        let nonce = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let tmp = dir.join(format!(".{name}.{}.{nonce}.tmp", std::process::id()));
+        let tmp = temp_path(dir, &name);
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             let mut f = std::fs::File::create(&tmp)?;
@@ -214,6 +211,28 @@ impl GameRecord {
             }
         }
     }
+}
+
+/// A temporary name in `dir` unique per process and call: two clients sharing the folder never
+/// trade temporary files.
+fn temp_path(dir: &Path, name: &str) -> PathBuf {
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    dir.join(format!(".{name}.{}.{nonce}.tmp", std::process::id()))
+}
+
+/// Creates `dir` if needed and checks that a file can be written there, so that a record folder
+/// that cannot take the records is found before the first game, not after it.
+///
+/// # Errors
+/// The I/O error of creating the folder or the probe file.
+pub fn check_record_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = temp_path(dir, "probe");
+    let written = std::fs::File::create(&probe).and_then(|mut f| f.write_all(b"probe"));
+    let _ = std::fs::remove_file(&probe);
+    written
 }
 
 #[cfg(test)]
@@ -290,6 +309,19 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_record_dir_that_cannot_be_written_is_found() {
+        let dir = std::env::temp_dir().join(format!("hayate-csa-probe-{}", std::process::id()));
+        check_record_dir(&dir.join("new")).unwrap();
+        assert!(dir.join("new").is_dir());
+        assert_eq!(std::fs::read_dir(dir.join("new")).unwrap().count(), 0);
+        // A folder under a plain file can never be created (whoever runs the test).
+        let file = dir.join("file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(check_record_dir(&file.join("records")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }
