@@ -32,8 +32,8 @@ fn expect(l: &str) -> Step {
     Step::Expect(l.to_string())
 }
 
-/// bob's script cut after the server has sent `+2726FU,T1`, then the connection drops.
-fn bob_dropped() -> Vec<Step> {
+/// bob's script up to the server's `+2726FU,T1`, then bob's reply `-8384FU`.
+fn bob_until_his_second_move() -> Vec<Step> {
     let mut script = Vec::new();
     for s in steps(&bob_lines()) {
         let cut = matches!(&s, Step::Send(l) if l == "+2726FU,T1");
@@ -43,6 +43,12 @@ fn bob_dropped() -> Vec<Step> {
         }
     }
     script.push(Step::Expect("-8384FU".into()));
+    script
+}
+
+/// bob's script cut after his `-8384FU`: the connection drops.
+fn bob_dropped() -> Vec<Step> {
+    let mut script = bob_until_his_second_move();
     script.push(Step::Close);
     script
 }
@@ -635,15 +641,7 @@ fn an_unwritable_record_dir_is_refused_before_connecting() {
 #[test]
 fn interrupt_mid_game_writes_the_record_and_ends_cleanly() {
     // bob's game up to his fourth-ply reply, then the server goes quiet for 3 s.
-    let mut script = Vec::new();
-    for s in steps(&bob_lines()) {
-        let cut = matches!(&s, Step::Send(l) if l == "+2726FU,T1");
-        script.push(s);
-        if cut {
-            break;
-        }
-    }
-    script.push(expect("-8384FU"));
+    let mut script = bob_until_his_second_move();
     script.push(send("-8384FU,T1"));
     script.push(Step::Pause(Duration::from_secs(3)));
     script.push(Step::Close);
