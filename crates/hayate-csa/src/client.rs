@@ -10,12 +10,16 @@ use crate::game::{self, GameReport};
 use crate::log::Log;
 use crate::summary::GameSummary;
 use hayate_core::player::Player;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// Time allowed to connect.
 const CONNECT_TIMEOUT: Duration = Duration::from_secs(20);
 /// shogi-server rejects a game nobody agreed to within 120 s; wait a little longer for it.
 const START_TIMEOUT: Duration = Duration::from_secs(150);
+/// Longest wait between two looks at the stop flag.
+pub(crate) const STOP_POLL: Duration = Duration::from_millis(100);
 
 /// The games a session played.
 #[derive(Clone, Debug, Default)]
@@ -31,18 +35,27 @@ pub struct Client {
     settings: Settings,
     log: Log,
     engine: Engine,
+    stop: Arc<AtomicBool>,
+    report: SessionReport,
 }
 
 impl Client {
-    /// Sets the player's options, prepares it and starts its thread.
+    /// Checks the record folder, sets the player's options, prepares it and starts its thread.
     ///
     /// # Errors
+    /// [`CsaError::RecordDir`] when the record folder cannot be written to;
     /// [`CsaError::Player`] when an option is refused or preparation fails.
     pub fn new(
         settings: Settings,
         mut player: Box<dyn Player>,
         log: Log,
     ) -> Result<Client, CsaError> {
+        if let Some(dir) = &settings.record_dir {
+            crate::record::check_record_dir(dir).map_err(|source| CsaError::RecordDir {
+                path: dir.clone(),
+                source,
+            })?;
+        }
         for (name, value) in &settings.engine_options {
             player
                 .set_option(name, value)
@@ -61,7 +74,40 @@ impl Client {
             settings,
             log,
             engine,
+            stop: Arc::new(AtomicBool::new(false)),
+            report: SessionReport::default(),
         })
+    }
+
+    /// The flag that stops the session when set (from a Ctrl-C handler, say): a game in
+    /// progress ends at once with its record written, and [`Client::run`] returns
+    /// [`CsaError::Interrupted`].
+    pub fn stop_flag(&self) -> Arc<AtomicBool> {
+        self.stop.clone()
+    }
+
+    /// The games played and failures so far: the summary of a session, also when
+    /// [`Client::run`] failed.
+    pub fn report(&self) -> &SessionReport {
+        &self.report
+    }
+
+    fn stopped(&self) -> Result<(), CsaError> {
+        if self.stop.load(Ordering::Relaxed) {
+            self.log.line("stopped (interrupted)");
+            return Err(CsaError::Interrupted);
+        }
+        Ok(())
+    }
+
+    /// Sleeps `d`, or less when the session is stopped.
+    fn pause(&self, d: Duration) -> Result<(), CsaError> {
+        let end = Instant::now() + d;
+        while let Some(left) = end.checked_duration_since(Instant::now()) {
+            self.stopped()?;
+            std::thread::sleep(left.min(STOP_POLL));
+        }
+        self.stopped()
     }
 
     /// Plays until the configured number of games is done (forever with `games = 0`).
@@ -71,10 +117,11 @@ impl Client {
     /// The failure that ended the session: a refused login, or any failure when reconnecting
     /// is off or the attempts are used up.
     pub fn run(&mut self) -> Result<SessionReport, CsaError> {
-        let mut report = SessionReport::default();
+        self.report = SessionReport::default();
         let mut played = 0u32;
         let mut failures_in_row = 0u32;
         while self.settings.games.is_none_or(|n| played < n) {
+            self.stopped()?;
             match self.play_one() {
                 Ok(g) => {
                     failures_in_row = 0;
@@ -82,42 +129,47 @@ impl Client {
                     if !rejected {
                         played += 1;
                     }
-                    report.games.push(g);
+                    self.report.games.push(g);
                     if rejected && self.settings.games.is_none_or(|n| played < n) {
-                        std::thread::sleep(self.settings.reconnect.initial);
+                        self.pause(self.settings.reconnect.initial)?;
                     }
                 }
+                Err(CsaError::Interrupted) => return Err(CsaError::Interrupted),
                 Err(e) => {
-                    report.failures += 1;
+                    self.report.failures += 1;
                     failures_in_row += 1;
-                    self.log.line(format!("session failed: {e}"));
-                    let policy = &self.settings.reconnect;
-                    if !e.is_retryable() || !policy.enabled {
-                        self.log
-                            .line("not reconnecting (as configured or not retryable)");
-                        return Err(e);
-                    }
-                    if policy.max_attempts > 0 && failures_in_row > policy.max_attempts {
-                        self.log.line(format!(
-                            "giving up after {} failures in a row",
-                            failures_in_row
-                        ));
-                        return Err(e);
-                    }
-                    let delay = policy.delay(failures_in_row);
-                    self.log.line(format!(
-                        "reconnecting in {:.1} s (failure {failures_in_row})",
-                        delay.as_secs_f64()
-                    ));
-                    std::thread::sleep(delay);
+                    self.after_failure(e, failures_in_row)?;
                 }
             }
         }
         self.log.line(format!(
             "session done: {played} games, {} failures",
-            report.failures
+            self.report.failures
         ));
-        Ok(report)
+        Ok(self.report.clone())
+    }
+
+    /// After the `n`th failure in a row: `Err` to give up (not retryable, reconnecting off, or
+    /// `max_attempts` failures reached), else waits the back-off delay.
+    fn after_failure(&self, e: CsaError, n: u32) -> Result<(), CsaError> {
+        self.log.line(format!("session failed: {e}"));
+        let policy = &self.settings.reconnect;
+        if !e.is_retryable() || !policy.enabled {
+            self.log
+                .line("not reconnecting (as configured or not retryable)");
+            return Err(e);
+        }
+        if policy.max_attempts > 0 && n >= policy.max_attempts {
+            self.log
+                .line(format!("giving up after {n} failures in a row"));
+            return Err(e);
+        }
+        let delay = policy.delay(n);
+        self.log.line(format!(
+            "reconnecting in {:.1} s (failure {n})",
+            delay.as_secs_f64()
+        ));
+        self.pause(delay)
     }
 
     /// One connection: log in, play one game (or see it rejected), close.
@@ -217,7 +269,14 @@ impl Client {
                 Err(Some(why)) => return Err(CsaError::ConnectionLost(why)),
             }
         }
-        game::play(conn, &self.engine, &self.settings, &self.log, &summary)
+        game::play(
+            conn,
+            &self.engine,
+            &self.settings,
+            &self.log,
+            &summary,
+            &self.stop,
+        )
     }
 
     /// Waits (with keep-alives) for `BEGIN Game_Summary`, then reads to `END Game_Summary`;
@@ -225,10 +284,11 @@ impl Client {
     fn read_summary(&self, conn: &mut Connection) -> Result<Vec<String>, CsaError> {
         let s = &self.settings;
         loop {
+            self.stopped()?;
             let wait = s
                 .keepalive
                 .saturating_sub(conn.since_last_send())
-                .max(Duration::from_millis(1));
+                .clamp(Duration::from_millis(1), STOP_POLL);
             match conn.recv(wait) {
                 None => {
                     if conn.since_last_send() >= s.keepalive {

@@ -1,20 +1,31 @@
 //! The floodgate extended comment sent after our move: `,'* <eval> <pv>`, eval from Black's
 //! point of view, PV in CSA moves without the move itself. shogi-server stores it in the
-//! record as `'** <eval> <pv>`.
+//! record as `'** <eval> <pv>`. The comment's eval is a plain integer, so a mate score is
+//! written as YaneuraOu writes one in centipawns (its `VALUE_MATE` convention, what floodgate
+//! records of its engines show): ±([`MATE_VALUE`] − plies), positive when the mover mates.
 
-use crate::csa_move::move_to_csa;
+use crate::csa_move::move_text;
 use hayate_core::player::{Info, Score};
 use hayate_core::{Color, Move, Position};
 
 /// Longest PV sent, in moves (keeps the line short; the server limits line length).
 const MAX_PV: usize = 16;
 
-/// The comment text after `,'` (starting with `* `), or `None` when the info has no
-/// centipawn score (mate scores are not sent as an eval, as ShogiHome does).
+/// The eval a mate score is written as: mate in `n` plies is `MATE_VALUE - n`.
+pub const MATE_VALUE: i32 = 32000;
+
+/// A score as the comment's integer, from the side to move's view.
+fn comment_eval(score: Score) -> i32 {
+    match score {
+        Score::Cp(cp) => cp,
+        Score::Mate(n) if n > 0 => MATE_VALUE - n.min(MATE_VALUE),
+        Score::Mate(n) => -(MATE_VALUE - n.saturating_neg().min(MATE_VALUE)),
+    }
+}
+
+/// The comment text after `,'` (starting with `* `), or `None` when the info has no score.
 pub fn floodgate_comment(pos: &Position, best: Move, info: &Info) -> Option<String> {
-    let Some(Score::Cp(cp)) = info.score else {
-        return None;
-    };
+    let cp = comment_eval(info.score?);
     let black_view = match pos.side_to_move() {
         Color::Black => cp,
         Color::White => -cp,
@@ -38,7 +49,7 @@ pub fn floodgate_comment(pos: &Position, best: Move, info: &Info) -> Option<Stri
             break;
         };
         text.push(' ');
-        text.push_str(&move_to_csa(real));
+        text.push_str(&move_text(real));
         p.do_move(real);
     }
     Some(text)
@@ -89,15 +100,47 @@ mod tests {
     }
 
     #[test]
-    fn no_comment_for_mate_or_missing_score_and_stale_pv_dropped() {
+    fn mate_scores_are_sent_as_mate_values_from_blacks_view() {
+        // Black to move mates in 1 (7g7f's PV is irrelevant here): +31999.
         let pos = Position::startpos();
         let best = usi(&pos, "7g7f");
-        let mate = Info {
-            score: Some(Score::Mate(5)),
+        let info = |score| Info {
+            score: Some(score),
             pv: vec![best],
             ..Info::default()
         };
-        assert_eq!(floodgate_comment(&pos, best, &mate), None);
+        let comment = |p: &Position, b, s| floodgate_comment(p, b, &info(s));
+        assert_eq!(
+            comment(&pos, best, Score::Mate(1)).as_deref(),
+            Some("* 31999")
+        );
+        assert_eq!(
+            comment(&pos, best, Score::Mate(-4)).as_deref(),
+            Some("* -31996")
+        );
+        // White to move: the view flips.
+        let mut white = pos.clone();
+        white.do_move(best);
+        let reply = usi(&white, "3c3d");
+        let info_w = Info {
+            score: Some(Score::Mate(3)),
+            pv: vec![reply],
+            ..Info::default()
+        };
+        assert_eq!(
+            floodgate_comment(&white, reply, &info_w).as_deref(),
+            Some("* -31997")
+        );
+        assert_eq!(
+            comment(&pos, best, Score::Mate(i32::MIN)).as_deref(),
+            Some("* 0")
+        );
+    }
+
+    #[test]
+    fn no_comment_without_score_and_stale_pv_dropped() {
+        let pos = Position::startpos();
+        let best = usi(&pos, "7g7f");
         assert_eq!(floodgate_comment(&pos, best, &Info::default()), None);
         let other = usi(&pos, "2g2f");
         let stale = Info {

@@ -79,6 +79,17 @@ pub enum CsaError {
     /// The player could not be prepared.
     #[error("player: {0}")]
     Player(String),
+    /// The record folder cannot be written to (checked before the first connection).
+    #[error("record_dir {}: {source}", path.display())]
+    RecordDir {
+        /// The folder.
+        path: std::path::PathBuf,
+        /// The cause.
+        source: std::io::Error,
+    },
+    /// The session was stopped from outside (Ctrl-C); a game in progress was recorded.
+    #[error("interrupted")]
+    Interrupted,
 }
 
 impl CsaError {
@@ -86,6 +97,12 @@ impl CsaError {
     /// a permanent refusal or a local fault. (A record that cannot be written is logged, not
     /// an error: it must not stop the games.)
     pub fn is_retryable(&self) -> bool {
-        !matches!(self, CsaError::LoginRefused | CsaError::Player(_))
+        !matches!(
+            self,
+            CsaError::LoginRefused
+                | CsaError::Player(_)
+                | CsaError::RecordDir { .. }
+                | CsaError::Interrupted
+        )
     }
 }

@@ -5,7 +5,7 @@ use crate::clock::Clock;
 use crate::comment::floodgate_comment;
 use crate::config::Settings;
 use crate::connection::{Connection, Event, Thought};
-use crate::csa_move::{move_to_csa, parse_csa_move, sign};
+use crate::csa_move::{move_text, parse_csa_move, sign};
 use crate::engine::Engine;
 use crate::error::CsaError;
 use crate::log::{Log, csa_time_now};
@@ -17,6 +17,7 @@ use hayate_core::player::{BestMove, Signals};
 use hayate_core::{Color, DeclarationRule, Move, Position};
 use std::path::PathBuf;
 use std::sync::Arc;
+use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::{Duration, Instant};
 
 /// How one game went.
@@ -98,19 +99,23 @@ struct Game<'a> {
     ponder_move: Option<Move>,
     reason: Option<EndReason>,
     outcome: Option<Outcome>,
+    /// Set from outside to end the game now (Ctrl-C).
+    stop: &'a AtomicBool,
 }
 
-/// Plays the game that just got `START`.
+/// Plays the game that just got `START`, until its result or until `stop` is set. The record
+/// is written in every case, with why the client stopped when it did not see the result.
 ///
 /// # Errors
-/// [`CsaError::ConnectionLost`] when the server closes before the result, I/O errors, and
-/// protocol errors for moves that cannot be applied.
+/// [`CsaError::ConnectionLost`] when the server closes before the result, I/O errors,
+/// protocol errors for moves that cannot be applied, [`CsaError::Interrupted`] when stopped.
 pub fn play(
     conn: &mut Connection,
     engine: &Engine,
     settings: &Settings,
     log: &Log,
     summary: &GameSummary,
+    stop: &AtomicBool,
 ) -> Result<GameReport, CsaError> {
     let mut clock = Clock::new(summary.time, settings.margin);
     let mut replay = summary.position.initial.clone();
@@ -133,6 +138,7 @@ pub fn play(
         ponder_move: None,
         reason: None,
         outcome: None,
+        stop,
     };
     let result = game.run();
     game.stop_search();
@@ -161,7 +167,7 @@ pub fn play(
         reason: game.reason.clone(),
         outcome: game.outcome,
         rejected: false,
-        plies: game.record.moves().len(),
+        plies: game.record.plies(),
         record,
     })
 }
@@ -172,6 +178,10 @@ impl Game<'_> {
             self.start_turn()?;
         }
         while !self.is_over() {
+            if self.stop.load(Ordering::Relaxed) {
+                self.log.line("interrupted: ending the game here");
+                return Err(CsaError::Interrupted);
+            }
             let wait = self.wait_time();
             match self.conn.recv(wait) {
                 None => self.on_timer()?,
@@ -203,7 +213,7 @@ impl Game<'_> {
             let at = if s.stop_sent { d.fallback } else { d.stop };
             wait = wait.min(at.saturating_duration_since(Instant::now()));
         }
-        wait.max(Duration::from_millis(1))
+        wait.clamp(Duration::from_millis(1), crate::client::STOP_POLL)
     }
 
     fn on_timer(&mut self) -> Result<(), CsaError> {
@@ -244,12 +254,13 @@ impl Game<'_> {
             // A malformed `,T` on a special move costs nothing: keep the move, drop the time.
             let (text, secs) = split_move_time(line)
                 .unwrap_or_else(|_| (line.split(',').next().unwrap_or(line), None));
-            // shogi-server echoes a special move twice (`%TORYO` or `%KACHI,T0`, then `%KACHI`).
-            let dup = self.record.moves().last().is_some_and(|m| m.text == text);
-            if !dup {
-                self.record.push(text, secs, None);
-            }
+            // shogi-server echoes a special move twice (`%TORYO` or `%KACHI,T0`, then `%KACHI`):
+            // the record keeps the first.
             self.log.line(format!("S> {line}"));
+            if !self.record.push_special(text, secs) {
+                self.log
+                    .line(format!("unknown special move not recorded: {text}"));
+            }
             return Ok(());
         }
         if let Some(o) = Outcome::parse(line) {
@@ -297,7 +308,7 @@ impl Game<'_> {
         } else {
             None
         };
-        self.record.push(text, secs, comment);
+        self.record.push_move(m, secs, comment);
         self.pos.do_move(m);
         self.log.line(format!(
             "move {} {}{} T{} | {} {}s {} {}s",
@@ -369,7 +380,7 @@ impl Game<'_> {
         let limits = self.clock.limits(self.us, true);
         self.engine
             .think(id, &p, limits, signals.clone(), self.conn.sender());
-        self.log.line(format!("pondering on {}", move_to_csa(real)));
+        self.log.line(format!("pondering on {}", move_text(real)));
         self.search = Some(Search {
             id,
             signals,
@@ -487,7 +498,7 @@ impl Game<'_> {
     }
 
     fn send_move(&mut self, m: Move, comment: Option<String>) -> Result<(), CsaError> {
-        let text = move_to_csa(m);
+        let text = move_text(m);
         let line = match &comment {
             Some(c) => format!("{text},'{c}"),
             None => text.clone(),

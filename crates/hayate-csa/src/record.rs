@@ -1,32 +1,23 @@
 //! The game as a CSA v2.2 record file (shogi-server's extras as comments: `'Max_Moves`,
-//! `'** <eval> <pv>` after our moves, `'summary:`, `'$END_TIME`). Written to a temporary file
-//! in the same folder and renamed, so a crash never leaves half a record.
+//! `'** <eval> <pv>` after our moves, `'summary:`, `'$END_TIME`), held as the records crate's
+//! game record and written by its CSA writer. Written to a temporary file in the same folder
+//! and renamed, so a crash never leaves half a record.
 
-use crate::csa_move::{piece_name, sign};
 use crate::outcome::{EndReason, Outcome};
 use crate::summary::GameSummary;
-use hayate_core::{Color, PieceType, Position, Square};
+use hayate_core::{Color, Move};
+use hayate_records::game::csa::{parse_special, write_csa_as};
+use hayate_records::game::csa_notation::BoardStyle;
+use hayate_records::{EndKind, GameEnd, MoveEntry};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
-/// One move or special move of the record.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct RecordMove {
-    /// `+7776FU` or `%TORYO`.
-    pub text: String,
-    /// Seconds charged.
-    pub seconds: Option<u32>,
-    /// The comment sent with the move (`* 30 -3334FU`), written as `'** 30 …` after it.
-    pub comment: Option<String>,
-}
-
-/// A game being recorded.
+/// A game being recorded: a [`hayate_records::GameRecord`] with shogi-server's extras, written
+/// by the records crate's CSA writer.
 #[derive(Clone, Debug)]
 pub struct GameRecord {
-    header: Vec<String>,
-    moves: Vec<RecordMove>,
-    footer: Vec<String>,
+    game: hayate_records::GameRecord,
 }
 
 /// `hh:mm+ss` of `$TIME_LIMIT`.
@@ -40,110 +31,95 @@ fn time_limit(total: Duration, byoyomi: Duration) -> String {
     )
 }
 
-/// `P1`..`P9`, `P+`/`P-` hands and the side line of a position.
-pub fn position_lines(pos: &Position) -> Vec<String> {
-    let mut lines = Vec::with_capacity(12);
-    for rank in 1..=9u8 {
-        let mut l = format!("P{rank}");
-        for file in (1..=9u8).rev() {
-            let p = Square::from_file_rank(file, rank).map(|sq| pos.piece_on(sq));
-            match p {
-                Some(p) if !p.is_empty() => {
-                    l.push(sign(p.color()));
-                    l.push_str(piece_name(p.piece_type()));
-                }
-                _ => l.push_str(" * "),
-            }
-        }
-        lines.push(l);
-    }
-    for c in [Color::Black, Color::White] {
-        let h = pos.hand(c);
-        if h.is_empty() {
-            continue;
-        }
-        let mut l = format!("P{}", sign(c));
-        for pt in PieceType::HAND_SFEN_ORDER {
-            for _ in 0..h.count(pt) {
-                l.push_str("00");
-                l.push_str(piece_name(pt));
-            }
-        }
-        lines.push(l);
-    }
-    lines.push(sign(pos.side_to_move()).to_string());
-    lines
+fn seconds_ms(seconds: Option<u32>) -> Option<u64> {
+    seconds.map(|s| u64::from(s) * 1000)
 }
 
 impl GameRecord {
     /// A record for the game in `summary`, started at `start_time` (`YYYY/MM/DD hh:mm:ss`).
     /// Moves already played before the start are included.
     pub fn new(summary: &GameSummary, start_time: &str) -> GameRecord {
-        let mut header = vec![
-            "V2.2".to_string(),
-            format!("N+{}", summary.name_black),
-            format!("N-{}", summary.name_white),
-            format!("$EVENT:{}", summary.game_id),
-            format!("$START_TIME:{start_time}"),
-        ];
+        let mut game = hayate_records::GameRecord::from_sfen(&summary.position.initial.to_sfen());
+        game.players = [summary.name_black.clone(), summary.name_white.clone()];
+        let meta = |k: &str, v: String| (k.to_string(), v);
+        game.metadata.push(meta("EVENT", summary.game_id.clone()));
+        game.metadata
+            .push(meta("START_TIME", start_time.to_string()));
         let [b, w] = summary.time;
         if b == w {
-            header.push(format!("$TIME_LIMIT:{}", time_limit(b.total, b.byoyomi)));
-            header.push(format!("'Increment:{}", b.increment.as_secs()));
-            header.push(format!(
-                "'Least_Time_Per_Move:{}",
+            let limit = time_limit(b.total, b.byoyomi);
+            game.metadata.push(meta("TIME_LIMIT", limit));
+            game.comments
+                .push(format!("Increment:{}", b.increment.as_secs()));
+            game.comments.push(format!(
+                "Least_Time_Per_Move:{}",
                 b.least_per_move.as_secs()
             ));
         } else {
             for (c, t) in [('+', b), ('-', w)] {
-                header.push(format!(
-                    "'Time{c}:{}+{}+{}",
+                game.comments.push(format!(
+                    "Time{c}:{}+{}+{}",
                     t.total.as_secs(),
                     t.byoyomi.as_secs(),
                     t.increment.as_secs()
                 ));
             }
         }
-        header.push(format!("'Max_Moves:{}", summary.max_moves.unwrap_or(0)));
-        header.extend(position_lines(&summary.position.initial));
-        let mut pos = summary.position.initial.clone();
-        let mut moves = Vec::new();
+        game.comments
+            .push(format!("Max_Moves:{}", summary.max_moves.unwrap_or(0)));
         for pm in &summary.position.moves {
-            moves.push(RecordMove {
-                text: crate::csa_move::move_to_csa(pm.mv),
-                seconds: pm.seconds,
-                comment: None,
+            game.moves.push(MoveEntry {
+                mv: pm.mv,
+                time_ms: seconds_ms(pm.seconds),
+                comments: Vec::new(),
             });
-            pos.do_move(pm.mv);
         }
-        GameRecord {
-            header,
-            moves,
-            footer: Vec::new(),
-        }
+        GameRecord { game }
     }
 
-    /// Adds a move (or special move) as the server confirmed it.
-    pub fn push(&mut self, text: &str, seconds: Option<u32>, comment: Option<String>) {
-        self.moves.push(RecordMove {
-            text: text.to_string(),
-            seconds,
-            comment,
+    /// Adds a move as the server confirmed it, with the comment sent with it (`* 30 -3334FU`,
+    /// written as `'** 30 …` as shogi-server stores it).
+    pub fn push_move(&mut self, mv: Move, seconds: Option<u32>, comment: Option<String>) {
+        self.game.moves.push(MoveEntry {
+            mv,
+            time_ms: seconds_ms(seconds),
+            comments: comment.map(|c| format!("*{c}")).into_iter().collect(),
         });
+    }
+
+    /// Records a special move the server sent (`%TORYO`, `%KACHI`); the first one counts
+    /// (shogi-server echoes some twice). `false` for a special move CSA does not define.
+    pub fn push_special(&mut self, text: &str, seconds: Option<u32>) -> bool {
+        let Some(kind) = parse_special(text) else {
+            return false;
+        };
+        if self.game.end.is_none() {
+            self.game.end = Some(GameEnd {
+                kind,
+                time_ms: seconds_ms(seconds),
+            });
+        }
+        true
     }
 
     /// Adds a comment line after the moves (e.g. why the game stopped early).
     pub fn note(&mut self, text: &str) {
-        self.footer.push(format!("'{text}"));
+        self.game.end_comments.push(text.to_string());
     }
 
-    /// The moves so far.
-    pub fn moves(&self) -> &[RecordMove] {
-        &self.moves
+    /// Moves and special moves so far.
+    pub fn plies(&self) -> usize {
+        self.game.moves.len() + usize::from(self.game.end.is_some())
     }
 
-    /// Closes the record with the result: a final special move where CSA has one, the
-    /// `'summary:` line and the end time. `loser` is the side that lost, when one did.
+    /// The record as the records crate holds it.
+    pub fn game(&self) -> &hayate_records::GameRecord {
+        &self.game
+    }
+
+    /// Closes the record with the result: the special move the server's reason implies (it
+    /// replaces an echoed one of another kind: `%KACHI` then `#ILLEGAL_MOVE` ends in
+    /// `%ILLEGAL_MOVE`), the `'summary:` line and the end time.
     pub fn finish(
         &mut self,
         reason: Option<&EndReason>,
@@ -156,64 +132,49 @@ impl GameRecord {
             Some(Outcome::Lose) => Some(us),
             _ => None,
         };
-        let last_is = |s: &str| self.moves.last().is_some_and(|m| m.text == s);
-        let special = match reason {
-            Some(EndReason::Resign) if !last_is("%TORYO") => Some("%TORYO".to_string()),
-            Some(EndReason::TimeUp) => Some("%TIME_UP".to_string()),
-            Some(EndReason::Sennichite) => Some("%SENNICHITE".to_string()),
-            Some(EndReason::Jishogi) if !last_is("%KACHI") => Some("%KACHI".to_string()),
-            Some(EndReason::IllegalMove) => Some("%ILLEGAL_MOVE".to_string()),
+        let kind = match reason {
+            Some(EndReason::Resign) => Some(EndKind::Resign),
+            Some(EndReason::TimeUp) => Some(EndKind::TimeUp),
+            Some(EndReason::Sennichite) => Some(EndKind::Sennichite),
+            Some(EndReason::Jishogi) => Some(EndKind::Kachi),
+            Some(EndReason::IllegalMove) => Some(EndKind::IllegalMove),
             Some(EndReason::OuteSennichite | EndReason::IllegalAction) => {
-                loser.map(|c| format!("%{}ILLEGAL_ACTION", sign(c)))
+                loser.map(EndKind::IllegalAction)
             }
-            Some(EndReason::MaxMoves) => Some("%HIKIWAKE".to_string()),
-            Some(EndReason::Chudan) => Some("%CHUDAN".to_string()),
+            Some(EndReason::MaxMoves) => Some(EndKind::Hikiwake),
+            Some(EndReason::Chudan) => Some(EndKind::Interrupt),
             _ => None,
         };
-        if let Some(s) = special {
-            self.push(&s, None, None);
+        if let Some(kind) = kind
+            && self.game.end.as_ref().is_none_or(|e| e.kind != kind)
+        {
+            self.game.end = Some(GameEnd {
+                kind,
+                time_ms: None,
+            });
         }
         if let (Some(r), Some(o)) = (reason, outcome) {
-            self.footer.push(format!(
-                "'summary:{}:{} {}:{} {}",
+            let [black, white] = &self.game.players;
+            let summary = format!(
+                "summary:{}:{black} {}:{white} {}",
                 r.summary_word(),
-                self.header[1].trim_start_matches("N+"),
                 o.word_for(Color::Black, us),
-                self.header[2].trim_start_matches("N-"),
                 o.word_for(Color::White, us),
-            ));
+            );
+            self.game.end_comments.push(summary);
         }
-        self.footer.push(format!("'$END_TIME:{end_time}"));
+        self.game.end_comments.push(format!("$END_TIME:{end_time}"));
     }
 
-    /// The record text (LF line ends, ASCII unless player names are not).
+    /// The record text: CSA V2.2 (V3.0 in UTF-8 when names or comments are not ASCII), the
+    /// start position as nine rows as shogi-server writes it.
     pub fn to_csa(&self) -> String {
-        let mut s = String::new();
-        for l in &self.header {
-            s.push_str(l);
-            s.push('\n');
-        }
-        for m in &self.moves {
-            s.push_str(&m.text);
-            s.push('\n');
-            if let Some(t) = m.seconds {
-                s.push_str(&format!("T{t}\n"));
-            }
-            if let Some(c) = &m.comment {
-                // As shogi-server stores it: `'*` + the comment sent, so `'** <eval> <pv>`.
-                s.push_str("'*");
-                s.push_str(c);
-                s.push('\n');
-            }
-        }
-        for l in &self.footer {
-            s.push_str(l);
-            s.push('\n');
-        }
-        s
+        // The start SFEN comes from a position, so it is valid.
+        write_csa_as(&self.game, BoardStyle::Full).unwrap_or_default()
     }
 
-    /// Writes `<dir>/<game id>.csa` through a temporary file and a rename.
+    /// Writes `<dir>/<game id>.csa` through a temporary file and a rename (see
+    /// [`check_record_dir`] for the check before the games).
     ///
     /// # Errors
     /// The I/O error and the path it concerns.
@@ -234,11 +195,7 @@ impl GameRecord {
             name
         };
         let path = dir.join(format!("{name}.csa"));
-        // Unique per process and call: two clients sharing the folder never trade temp files.
-        let nonce = std::time::SystemTime::now()
-            .duration_since(std::time::UNIX_EPOCH)
-            .map_or(0, |d| d.subsec_nanos());
-        let tmp = dir.join(format!(".{name}.{}.{nonce}.tmp", std::process::id()));
+        let tmp = temp_path(dir, &name);
         let write = || -> std::io::Result<()> {
             std::fs::create_dir_all(dir)?;
             let mut f = std::fs::File::create(&tmp)?;
@@ -254,6 +211,28 @@ impl GameRecord {
             }
         }
     }
+}
+
+/// A temporary name in `dir` unique per process and call: two clients sharing the folder never
+/// trade temporary files.
+fn temp_path(dir: &Path, name: &str) -> PathBuf {
+    let nonce = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.subsec_nanos());
+    dir.join(format!(".{name}.{}.{nonce}.tmp", std::process::id()))
+}
+
+/// Creates `dir` if needed and checks that a file can be written there, so that a record folder
+/// that cannot take the records is found before the first game, not after it.
+///
+/// # Errors
+/// The I/O error of creating the folder or the probe file.
+pub fn check_record_dir(dir: &Path) -> std::io::Result<()> {
+    std::fs::create_dir_all(dir)?;
+    let probe = temp_path(dir, "probe");
+    let written = std::fs::File::create(&probe).and_then(|mut f| f.write_all(b"probe"));
+    let _ = std::fs::remove_file(&probe);
+    written
 }
 
 #[cfg(test)]
@@ -272,9 +251,17 @@ mod tests {
     fn writes_a_v22_record() {
         let s = summary();
         let mut r = GameRecord::new(&s, "2026/11/21 09:51:39");
-        r.push("+7776FU", Some(0), Some("* 30 -3334FU +2726FU".into()));
-        r.push("-3334FU", Some(1), None);
-        r.push("%TORYO", None, None);
+        let mut pos = s.position.current();
+        for (text, secs, comment) in [
+            ("+7776FU", 0, Some("* 30 -3334FU +2726FU".to_string())),
+            ("-3334FU", 1, None),
+        ] {
+            let m = crate::csa_move::parse_csa_move(&pos, text).unwrap();
+            r.push_move(m, Some(secs), comment);
+            pos.do_move(m);
+        }
+        assert!(r.push_special("%TORYO", None));
+        assert!(!r.push_special("%NONSENSE", None));
         r.finish(
             Some(&EndReason::Resign),
             Some(Outcome::Lose),
@@ -294,10 +281,8 @@ mod tests {
             'summary:toryo:alice lose:bob win\n'$END_TIME:2026/11/21 09:51:46\n";
         assert_eq!(text, expected);
         // The position lines read back to the same position.
-        let back =
-            crate::position_block::parse_position_block(&position_lines(&s.position.initial))
-                .unwrap();
-        assert_eq!(back.initial.to_sfen(), s.position.initial.to_sfen());
+        let back = hayate_records::game::csa::parse_csa(&text).unwrap();
+        assert_eq!(&back, r.game());
     }
 
     #[test]
@@ -324,6 +309,19 @@ mod tests {
             .filter(|e| e.file_name().to_string_lossy().ends_with(".tmp"))
             .collect();
         assert!(leftovers.is_empty());
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_record_dir_that_cannot_be_written_is_found() {
+        let dir = std::env::temp_dir().join(format!("hayate-csa-probe-{}", std::process::id()));
+        check_record_dir(&dir.join("new")).unwrap();
+        assert!(dir.join("new").is_dir());
+        assert_eq!(std::fs::read_dir(dir.join("new")).unwrap().count(), 0);
+        // A folder under a plain file can never be created (whoever runs the test).
+        let file = dir.join("file");
+        std::fs::write(&file, "x").unwrap();
+        assert!(check_record_dir(&file.join("records")).is_err());
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -5,7 +5,7 @@ mod support;
 
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::{Color, Position};
-use hayate_csa::csa_move::{move_to_csa, parse_csa_move};
+use hayate_csa::csa_move::{move_text, parse_csa_move};
 use hayate_csa::{Client, CsaError, EndReason, Log, Outcome, Secret, Settings};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -32,8 +32,8 @@ fn expect(l: &str) -> Step {
     Step::Expect(l.to_string())
 }
 
-/// bob's script cut after the server has sent `+2726FU,T1`, then the connection drops.
-fn bob_dropped() -> Vec<Step> {
+/// bob's script up to the server's `+2726FU,T1`, then bob's reply `-8384FU`.
+fn bob_until_his_second_move() -> Vec<Step> {
     let mut script = Vec::new();
     for s in steps(&bob_lines()) {
         let cut = matches!(&s, Step::Send(l) if l == "+2726FU,T1");
@@ -43,6 +43,12 @@ fn bob_dropped() -> Vec<Step> {
         }
     }
     script.push(Step::Expect("-8384FU".into()));
+    script
+}
+
+/// bob's script cut after his `-8384FU`: the connection drops.
+fn bob_dropped() -> Vec<Step> {
+    let mut script = bob_until_his_second_move();
     script.push(Step::Close);
     script
 }
@@ -119,15 +125,20 @@ fn garbled() -> Vec<Step> {
 
 #[test]
 fn garbled_summary_is_logged_and_retried_then_given_up() {
+    // max_attempts = 2: exactly two tries, then the failure ends the session.
     let server = ScriptServer::start(vec![garbled(), garbled()]);
     let mut s = bob_settings(server.port);
     s.reconnect.enabled = true;
-    s.reconnect.max_attempts = 1;
+    s.reconnect.max_attempts = 2;
     let (log, lines) = Log::memory();
     let mut client = Client::new(s, Box::new(ScriptPlayer::from_side(&bob_lines())), log).unwrap();
     let report = client.run();
     let seen = server.finish().unwrap();
     assert!(matches!(report, Err(CsaError::BadSummary(_))), "{report:?}");
+    assert_eq!(seen.len(), 2);
+    // The session's summary survives the failure.
+    assert_eq!(client.report().failures, 2);
+    assert!(client.report().games.is_empty());
     // No Game_ID: nothing to AGREE or REJECT, the client just closes.
     for conn in &seen {
         assert_eq!(conn.texts(), ["LOGIN bob testgame-60-5-W"]);
@@ -281,7 +292,7 @@ impl Player for PonderPlayer {
     ) -> BestMove {
         let log = |s: String| self.events.lock().unwrap().push(s);
         if limits.ponder {
-            log(format!("ponder after {}", move_to_csa(pos.last_move())));
+            log(format!("ponder after {}", move_text(pos.last_move())));
             let end = Instant::now() + Duration::from_secs(10);
             loop {
                 if signals.is_ponderhit() {
@@ -567,7 +578,7 @@ fn a_stuck_player_cannot_lose_on_time() {
     // 3 s on the clock, 0.6 s margin: stop at 2.1 s, play a move without the player at 2.4 s,
     // well before the server's 3 s.
     let id = "test+stuck+blk+wht+20261121120003";
-    let first = move_to_csa(Position::startpos().legal_moves()[0]);
+    let first = move_text(Position::startpos().legal_moves()[0]);
     let mut script = vec![expect("LOGIN blk stuck-B"), send("LOGIN:blk OK")];
     script.extend(summary_lines(
         id,
@@ -608,4 +619,77 @@ fn a_stuck_player_cannot_lose_on_time() {
         log.iter().any(|l| l.contains("did not stop in time")),
         "{log:?}"
     );
+}
+
+#[test]
+fn an_unwritable_record_dir_is_refused_before_connecting() {
+    let dir = temp_dir("record-dir-file");
+    let file = dir.join("not-a-folder");
+    std::fs::write(&file, "x").unwrap();
+    let mut s = bob_settings(1);
+    s.record_dir = Some(file.join("records"));
+    let (log, _) = Log::memory();
+    let client = Client::new(s, Box::new(ScriptPlayer::from_side(&bob_lines())), log);
+    let _ = std::fs::remove_dir_all(&dir);
+    assert!(
+        matches!(client, Err(CsaError::RecordDir { .. })),
+        "{:?}",
+        client.err()
+    );
+}
+
+#[test]
+fn interrupt_mid_game_writes_the_record_and_ends_cleanly() {
+    // bob's game up to his fourth-ply reply, then the server goes quiet for 3 s.
+    let mut script = bob_until_his_second_move();
+    script.push(send("-8384FU,T1"));
+    script.push(Step::Pause(Duration::from_secs(3)));
+    script.push(Step::Close);
+    let server = ScriptServer::start(vec![script]);
+    let mut s = bob_settings(server.port);
+    s.reconnect.enabled = true;
+    s.reconnect.max_attempts = 1;
+    let dir = temp_dir("interrupt");
+    s.record_dir = Some(dir.clone());
+    let (log, lines) = Log::memory();
+    let mut client = Client::new(s, Box::new(ScriptPlayer::from_side(&bob_lines())), log).unwrap();
+    // Ctrl-C once our -8384FU is confirmed.
+    let stop = client.stop_flag();
+    let watched = lines.clone();
+    let ctrl_c = std::thread::spawn(move || {
+        let end = Instant::now() + Duration::from_secs(10);
+        while Instant::now() < end {
+            if watched
+                .lock()
+                .unwrap()
+                .iter()
+                .any(|l| l.contains("-8384FU (ours)"))
+            {
+                stop.store(true, std::sync::atomic::Ordering::Relaxed);
+                return Instant::now();
+            }
+            std::thread::sleep(Duration::from_millis(5));
+        }
+        panic!("the game did not reach -8384FU");
+    });
+    let report = client.run();
+    let stopped_at = ctrl_c.join().unwrap();
+    let took = stopped_at.elapsed();
+    let record =
+        std::fs::read_to_string(dir.join("test+testgame-60-5+alice+bob+20261121095139.csa"));
+    let _ = std::fs::remove_dir_all(&dir);
+    let log = lines.lock().unwrap().clone();
+    assert!(
+        matches!(report, Err(CsaError::Interrupted)),
+        "{report:?}\n{log:?}"
+    );
+    // Stopped at once, not when the server closes 3 s later; no reconnection.
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(!log.iter().any(|l| l.contains("reconnecting")), "{log:?}");
+    let record = record.expect("record written");
+    assert!(
+        record.contains("-8384FU\nT1\n'client stopped: interrupted\n'$END_TIME:"),
+        "{record}"
+    );
+    let _ = server.finish();
 }

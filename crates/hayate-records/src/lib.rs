@@ -8,8 +8,9 @@
 //!   [`RecordWriter`] (whole records only).
 //! - [`game`]: one [`GameRecord`] and the formats [`game::csa`], [`game::kif`], [`game::ki2`],
 //!   [`game::jkf`], with [`GameFormat`] to pick one by name and [`game::text`] for UTF-8 and
-//!   Shift_JIS.
-//! - [`convert`]: games to hcpe/psv/hcpe3, hcpe3 to games and hcpe, hcpe ⇄ psv.
+//!   Shift_JIS; [`game::csa_notation`] is the CSA notation the CSA client shares.
+//! - [`convert`]: games to hcpe/psv/hcpe3, hcpe3 to games and hcpe, hcpe ⇄ psv; and whole
+//!   files of any of these formats into one output ([`convert::Job`], `hayate convert`).
 //!
 //! Reading hcpe (dlshogi's 38-byte training record) into positions:
 //!

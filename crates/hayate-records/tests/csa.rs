@@ -184,3 +184,13 @@ fn random_games_round_trip() {
         assert_eq!(back, rec, "{text}");
     }
 }
+
+#[test]
+fn pi_removals_name_their_piece_and_rows_have_nine_cells() {
+    // `PI82KA` names a bishop where the rook stands; a short row would leave squares empty.
+    for bad in ["PI82KA\n+\n", "PI8\n+\n", "P1-KY-KE-GI-KI-OU\n+\n"] {
+        let err = parse_csa(bad).expect_err(bad);
+        assert_eq!(err.line, 1, "{bad}");
+        assert!(matches!(err.kind, ParseErrorKind::BadLine(_)), "{bad}");
+    }
+}

@@ -16,8 +16,16 @@ fn floodgate_style_csa() {
     assert_eq!(rec.comments.len(), 4);
     // Black, to move after four moves, resigned (the summary agrees: gps_normal lose).
     assert_eq!(rec.outcome(), Outcome::Win(Color::White));
-    // The comments after %TORYO stay with the last move.
-    assert_eq!(rec.moves[3].comments.len(), 4);
+    // The comments after %TORYO are the end comments, and are written back after it.
+    assert!(rec.moves[3].comments.is_empty());
+    assert_eq!(rec.end_comments.len(), 4);
+    assert_eq!(rec.end_comments[3], "$END_TIME:2010/05/07 12:10:00");
+    let back = csa::write_csa(&rec).expect("writes");
+    assert!(
+        back.ends_with("-8485FU\nT1\n%TORYO\n'P1-KY-KE-GI-KI-OU-KI-GI-KE-KY\n'+\n'summary:toryo:gps_normal lose:gps_l win\n'$END_TIME:2010/05/07 12:10:00\n"),
+        "{back}"
+    );
+    assert_eq!(csa::parse_csa(&back).expect("reads back"), rec);
     let mut hcpe = Vec::new();
     convert::game_to_hcpe(&rec, &mut hcpe).expect("converts");
     assert_eq!(hcpe[0].eval, 30);

@@ -6,9 +6,9 @@
 //! read. Times are whole seconds.
 
 use super::csa::{parse_special, special_name};
+use super::csa_notation::{piece_from_name as from_csa_name, piece_name as csa_name};
 use super::error::{ParseError, ParseErrorKind};
 use super::japanese::{HANDICAPS, handicap_name, kif_key, shared_key};
-use super::names::{csa_name, from_csa_name};
 use super::record::{GameEnd, GameRecord, MoveEntry};
 use crate::RawPosition;
 use hayate_core::{Color, Hand, Move16, Piece, PieceType, Position, Square};

@@ -2,6 +2,7 @@
 //! formats.
 
 pub mod csa;
+pub mod csa_notation;
 pub mod error;
 pub mod format;
 pub mod japanese;

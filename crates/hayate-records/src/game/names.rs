@@ -1,22 +1,7 @@
-//! Piece and number names shared by the text formats.
+//! Japanese piece and number names shared by KIF and KI2 (CSA names are in
+//! [`super::csa_notation`]).
 
 use hayate_core::PieceType;
-
-const CSA: [&str; 15] = [
-    "", "FU", "KY", "KE", "GI", "KA", "HI", "KI", "OU", "TO", "NY", "NK", "NG", "UM", "RY",
-];
-
-/// CSA name of a piece type (`FU` … `RY`).
-pub fn csa_name(pt: PieceType) -> &'static str {
-    CSA.get(pt.index()).copied().unwrap_or("")
-}
-
-/// Piece type of a CSA name.
-pub fn from_csa_name(s: &str) -> Option<PieceType> {
-    CSA.iter()
-        .position(|&n| !n.is_empty() && n == s)
-        .and_then(|i| PieceType::from_u8(i as u8))
-}
 
 const KANJI: [&str; 15] = [
     "", "歩", "香", "桂", "銀", "角", "飛", "金", "玉", "と", "成香", "成桂", "成銀", "馬", "龍",

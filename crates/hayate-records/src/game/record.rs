@@ -98,6 +98,8 @@ pub struct GameRecord {
     pub moves: Vec<MoveEntry>,
     /// How the game ended, if recorded.
     pub end: Option<GameEnd>,
+    /// Comments after the ending (shogi-server's `'summary:` and `'$END_TIME:` lines).
+    pub end_comments: Vec<String>,
 }
 
 impl GameRecord {
@@ -115,6 +117,7 @@ impl GameRecord {
             comments: Vec::new(),
             moves: Vec::new(),
             end: None,
+            end_comments: Vec::new(),
         }
     }
 

@@ -3,8 +3,10 @@
 
 use anyhow::Context;
 use hayate_core::player::Player;
-use hayate_csa::{Client, Log, Outcome, RandomPlayer, Settings};
+use hayate_csa::{Client, Log, Outcome, RandomPlayer, SessionReport, Settings};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, OnceLock};
 use std::time::Duration;
 
 /// Arguments of `hayate csa`.
@@ -59,7 +61,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         settings.engine_options.retain(|(n, _)| n != "EvalType");
     }
     let mut client = Client::new(settings, player, log.clone())?;
-    let report = client.run()?;
+    stop_on_ctrl_c(client.stop_flag());
+    let result = client.run();
+    print_summary(client.report());
+    result?;
+    Ok(())
+}
+
+/// The last line: the games and how they ended (printed also when the session failed).
+fn print_summary(report: &SessionReport) {
     let count = |o: Outcome| report.games.iter().filter(|g| g.outcome == Some(o)).count();
     println!(
         "games {} win {} lose {} draw {} censored {} rejected {} failures {}",
@@ -71,5 +81,36 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         report.games.iter().filter(|g| g.rejected).count(),
         report.failures
     );
-    Ok(())
+}
+
+/// The client's stop flag, for the Ctrl-C handler.
+static STOP: OnceLock<Arc<AtomicBool>> = OnceLock::new();
+
+/// The first Ctrl-C stops the session cleanly (the game in progress is recorded); a second
+/// one ends the process at once.
+fn stop_on_ctrl_c(stop: Arc<AtomicBool>) {
+    let _ = STOP.set(stop);
+    install_sigint();
+}
+
+#[cfg(unix)]
+fn install_sigint() {
+    // SAFETY: the handler only stores to an atomic and calls `signal`, both async-signal-safe.
+    unsafe {
+        libc::signal(libc::SIGINT, on_sigint as *const () as libc::sighandler_t);
+    }
+}
+
+#[cfg(not(unix))]
+fn install_sigint() {}
+
+#[cfg(unix)]
+extern "C" fn on_sigint(_: libc::c_int) {
+    if let Some(stop) = STOP.get() {
+        stop.store(true, Ordering::Relaxed);
+    }
+    // SAFETY: `signal` is async-signal-safe; SIG_DFL makes the next Ctrl-C end the process.
+    unsafe {
+        libc::signal(libc::SIGINT, libc::SIG_DFL);
+    }
 }

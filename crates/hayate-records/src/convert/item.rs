@@ -1,4 +1,4 @@
-//! Conversions between game records and training data, and between the training formats.
+//! Conversions of one item: game records to training data, between the training formats.
 
 use crate::data::hcpe::{RESULT_MAX_MOVES, RESULT_NYUGYOKU, RESULT_SENNICHITE};
 use crate::{
@@ -29,6 +29,10 @@ pub enum ConvertError {
     /// A record's move is not legal in its position.
     #[error("the record's move is not legal in its position")]
     IllegalMove,
+    /// The item holds nothing of what the output needs (a bare position has no move, a single
+    /// position is no game).
+    #[error("this conversion is not supported")]
+    Unsupported,
 }
 
 /// The evaluation in a CSA-style `** <eval> <pv>` comment, from Black's view (CSA V3.0).
