@@ -10,4 +10,5 @@ pub mod mate;
 pub mod mcts;
 pub mod perft;
 pub mod train;
+pub mod train_nnue;
 pub mod usi;
