@@ -353,3 +353,35 @@ fn exported_net_evaluates_like_the_float_model() {
     eprintln!("off-grid model: mean |error| {mean:.2}, max {max:.2} (eval units)");
     assert!(mean <= 80.0 && max <= 160.0, "mean {mean}, max {max}");
 }
+
+/// Training speed on this machine: `cargo test --release -p hayate-train --test nnue -- --ignored
+/// --nocapture speed` (forward alone, then whole steps of 16384 positions).
+#[test]
+#[ignore]
+fn speed() {
+    let data = samples(65536, 99);
+    let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let mut m = Model::new(1, false);
+    let t = std::time::Instant::now();
+    let l = hayate_train::nnue::step::mean_loss(&m, &LOSS, &data, threads);
+    let fwd = data.len() as f64 / t.elapsed().as_secs_f64();
+    let mut st = AdamState::new(m.ft.len());
+    let mut buf = StepBuffers::default();
+    let t = std::time::Instant::now();
+    for batch in data.chunks(16384) {
+        train_step(
+            &mut m,
+            &mut st,
+            AdamConfig::default(),
+            &LOSS,
+            batch,
+            1e-3,
+            threads,
+            &mut buf,
+        );
+    }
+    let step = data.len() as f64 / t.elapsed().as_secs_f64();
+    eprintln!(
+        "{threads} threads: forward {fwd:.0} positions/s (loss {l:.4}), training {step:.0} positions/s"
+    );
+}

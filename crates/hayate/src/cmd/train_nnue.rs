@@ -3,13 +3,16 @@
 //! same DIR to resume exactly where it stopped.
 
 use anyhow::{Context, bail};
+use hayate_core::Position;
+use hayate_eval::{Evaluator, Nnue};
 use hayate_train::nnue::data::{Format, Loaded, load_file, split_validation};
 use hayate_train::nnue::export::load_nnbin;
 use hayate_train::nnue::loss::LossConfig;
 use hayate_train::nnue::optim::AdamConfig;
 use hayate_train::nnue::{Event, Init, NnueConfig, RunOptions, train};
+use hayate_train::nnue::{Model, Sample};
 use hayate_train::schedule::Schedule;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::time::Instant;
 
 /// Arguments of `hayate train nnue`.
@@ -79,6 +82,48 @@ pub struct NnueArgs {
     /// Stop after this many steps in total (with a checkpoint); run again to continue.
     #[arg(long)]
     stop_at: Option<u64>,
+    /// After training, evaluate these SFEN lines with the float model and with the exported
+    /// nn.bin (Hayate's loader) and print the error distribution.
+    #[arg(long)]
+    check_sfen: Option<PathBuf>,
+}
+
+/// Engine eval of the exported net minus the float model's, per SFEN line of `path`.
+fn export_errors(model: &Model, nnbin: &Path, path: &Path) -> anyhow::Result<Vec<f32>> {
+    let nnue = Nnue::load(nnbin)?;
+    let text =
+        std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
+    let mut errors = Vec::new();
+    for line in text.lines().map(str::trim).filter(|l| !l.is_empty()) {
+        let sfen = line.strip_prefix("sfen ").unwrap_or(line);
+        let Ok(pos) = Position::from_sfen(sfen) else {
+            eprintln!("skipping bad SFEN {sfen:?}");
+            continue;
+        };
+        if let Some(s) = Sample::new(&pos, 0, 0) {
+            errors.push(nnue.evaluate_once(&pos) as f32 - model.evaluate(&s));
+        }
+    }
+    Ok(errors)
+}
+
+/// Prints the distribution of `errors` (eval units).
+fn report_errors(errors: &mut [f32]) {
+    if errors.is_empty() {
+        return;
+    }
+    errors.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
+    let n = errors.len();
+    let mean = errors.iter().sum::<f32>() / n as f32;
+    let mean_abs = errors.iter().map(|e| e.abs()).sum::<f32>() / n as f32;
+    let at = |q: f64| errors[((n - 1) as f64 * q) as usize].abs();
+    eprintln!(
+        "exported nn.bin minus float model over {n} positions: mean {mean:.2}, mean |e| {mean_abs:.2}, median |e| {:.2}, p90 {:.2}, p99 {:.2}, max {:.2}",
+        at(0.5),
+        at(0.9),
+        at(0.99),
+        at(1.0)
+    );
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
@@ -206,5 +251,12 @@ pub fn run(a: NnueArgs) -> anyhow::Result<()> {
         positions as f64 / secs.max(1e-9),
         a.out.join("nn.bin").display()
     );
+    if let Some(path) = &a.check_sfen {
+        report_errors(&mut export_errors(
+            &summary.model,
+            &a.out.join("nn.bin"),
+            path,
+        )?);
+    }
     Ok(())
 }
