@@ -137,13 +137,13 @@ fn first_sparse_step_equals_the_dense_batch_gradient() {
         let mut grad = vec![0.0f32; DENSE_LEN];
         let mut g_acc = [[0.0f32; HALF]; 2];
         backward(&m0, &a, gy / batch.len() as f32, &mut grad, &mut g_acc);
-        for slot in 0..2 {
+        for (slot, ga) in g_acc.iter().enumerate() {
             let mut rows = [0u32; MAX_ROWS];
             let n = s.rows(slot, true, &mut rows);
             for &r in &rows[..n] {
                 let g = row_grad.entry(r).or_insert([0.0; HALF]);
-                for j in 0..HALF {
-                    g[j] += g_acc[slot][j];
+                for (g, &x) in g.iter_mut().zip(ga) {
+                    *g += x;
                 }
             }
         }
@@ -169,16 +169,16 @@ fn first_sparse_step_equals_the_dense_batch_gradient() {
     );
     let mut checked = 0;
     for (r, g) in &row_grad {
-        for j in 0..HALF {
+        for (j, &gj) in g.iter().enumerate() {
             let at = *r as usize * HALF + j;
             let seen = (m0.ft[at] - m.ft[at]) as f64 / lr;
             let c = (1.0 - adam.beta2 as f64).sqrt();
-            let expect = c * g[j] as f64 / (c * g[j].abs() as f64 + 1.0);
+            let expect = c * gj as f64 / (c * gj.abs() as f64 + 1.0);
             assert!(
                 (seen - expect).abs() <= 1e-6 + 1e-3 * expect.abs(),
                 "row {r} col {j}: step implies {seen}, gradient {expect}"
             );
-            checked += usize::from(g[j] != 0.0);
+            checked += usize::from(gj != 0.0);
         }
     }
     assert!(checked > 1000, "only {checked} weights checked");

@@ -31,26 +31,25 @@ pub fn backward(
     }
     axpy(&mut grad[L2_B..OUT_W], 1.0, &g_z2);
     let mut g_z1 = [0.0f32; HIDDEN];
-    for i in 0..HIDDEN {
+    for (i, g) in g_z1.iter_mut().enumerate() {
         let row = L2_W + i * HIDDEN..L2_W + (i + 1) * HIDDEN;
         if a.h1[i] != 0.0 {
             axpy(&mut grad[row.clone()], a.h1[i], &g_z2);
         }
         if live(a.z1[i]) {
-            g_z1[i] = dot(&d[row], &g_z2);
+            *g = dot(&d[row], &g_z2);
         }
     }
     axpy(&mut grad[L1_B..L2_W], 1.0, &g_z1);
-    for slot in 0..2 {
-        let g = &mut g_acc[slot];
-        for j in 0..HALF {
+    for (slot, g) in g_acc.iter_mut().enumerate() {
+        for (j, gj) in g.iter_mut().enumerate() {
             let i = slot * HALF + j;
             let row = L1_W + i * HIDDEN..L1_W + (i + 1) * HIDDEN;
             let x = a.x[i];
             if x != 0.0 {
                 axpy(&mut grad[row.clone()], x, &g_z1);
             }
-            g[j] = if live(a.acc[slot][j]) {
+            *gj = if live(a.acc[slot][j]) {
                 dot(&d[row], &g_z1)
             } else {
                 0.0

@@ -78,8 +78,8 @@ pub fn to_network(m: &Model) -> Network {
         if m.factorised {
             let p = m.ft_row(INPUTS + f % FE_END);
             let k = m.ft_row(INPUTS + FE_END + f / FE_END);
-            for j in 0..HALF {
-                row[j] = q16(w[j] + p[j] + k[j]);
+            for (q, ((&a, &b), &c)) in row.iter_mut().zip(w.iter().zip(p).zip(k)) {
+                *q = q16(a + b + c);
             }
         } else {
             for (q, &x) in row.iter_mut().zip(w) {

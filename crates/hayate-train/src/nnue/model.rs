@@ -112,8 +112,8 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
         .map(|(x, y)| x * y)
         .sum();
     for (x, y) in ca.zip(cb) {
-        for k in 0..8 {
-            s[k] += x[k] * y[k];
+        for ((s, &a), &b) in s.iter_mut().zip(x).zip(y) {
+            *s += a * b;
         }
     }
     s.iter().sum::<f32>() + tail
