@@ -1,7 +1,7 @@
 //! Quantisation to a standard `nn.bin` and back.
 //!
 //! Feature transformer: int16, ×127. Hidden layers: int8 weights ×64, int32 biases ×127·64
-//! (= 8128). Output: int8 weights ×9600/127 and an int32 bias ×9600, so that the engine's raw
+//! (= 8128, plus [`HIDDEN_ROUNDING`]). Output: int8 weights ×9600/127 and an int32 bias ×9600, so that the engine's raw
 //! output is `9600 y` and FV_SCALE 16 gives the eval `600 y`. The factor rows are folded into
 //! every HalfKP row they belong to. The bytes come from [`Network::to_bytes`], the same layout
 //! the loader reads (and `shared/tools/gen_random_halfkp_nnbin.py` writes).
@@ -24,6 +24,10 @@ pub const HIDDEN_BIAS_SCALE: f32 = FT_SCALE * HIDDEN_SCALE;
 pub const OUT_BIAS_SCALE: f32 = 9600.0;
 /// Output weight scale (the hidden outputs are already ×127).
 pub const OUT_SCALE: f32 = OUT_BIAS_SCALE / FT_SCALE;
+
+/// Added to the int32 hidden biases at export (taken off at import): the engine's `>> 6`
+/// floors, and half a step makes it round, so that the exported net has no downward bias.
+pub const HIDDEN_ROUNDING: i32 = 1 << 5;
 
 /// Largest magnitude of a float bias whose int32 form is safe (far beyond any real net).
 const BIAS_LIMIT: f32 = 1.0e5;
@@ -90,9 +94,9 @@ pub fn to_network(m: &Model) -> Network {
     Network::from_rows(
         std::array::from_fn(|j| q16(d[FT_B + j])),
         ft,
-        std::array::from_fn(|o| q32(d[L1_B + o], HIDDEN_BIAS_SCALE)),
+        std::array::from_fn(|o| q32(d[L1_B + o], HIDDEN_BIAS_SCALE) + HIDDEN_ROUNDING),
         &hidden_rows(&d[L1_W..L1_B], L1_IN),
-        std::array::from_fn(|o| q32(d[L2_B + o], HIDDEN_BIAS_SCALE)),
+        std::array::from_fn(|o| q32(d[L2_B + o], HIDDEN_BIAS_SCALE) + HIDDEN_ROUNDING),
         &hidden_rows(&d[L2_W..L2_B], HIDDEN),
         q32(d[OUT_B], OUT_BIAS_SCALE),
         std::array::from_fn(|k| q8(d[OUT_W + k], OUT_SCALE)),
@@ -122,8 +126,8 @@ pub fn from_network(net: &Network, factorised: bool) -> Model {
         }
     }
     for o in 0..HIDDEN {
-        d[L1_B + o] = net.l1_bias[o] as f32 / HIDDEN_BIAS_SCALE;
-        d[L2_B + o] = net.l2_bias[o] as f32 / HIDDEN_BIAS_SCALE;
+        d[L1_B + o] = (net.l1_bias[o] - HIDDEN_ROUNDING) as f32 / HIDDEN_BIAS_SCALE;
+        d[L2_B + o] = (net.l2_bias[o] - HIDDEN_ROUNDING) as f32 / HIDDEN_BIAS_SCALE;
         d[OUT_W + o] = net.out_weight[o] as f32 / OUT_SCALE;
     }
     d[OUT_B] = net.out_bias as f32 / OUT_BIAS_SCALE;
