@@ -242,3 +242,27 @@ fn nnue_without_a_king_falls_back_to_material() {
         pos.undo_move(m);
     }
 }
+
+#[test]
+fn network_to_bytes_writes_back_the_file_it_read() {
+    let parsed = hayate_eval::nnue::Network::from_bytes(net_bytes()).expect("valid");
+    assert!(
+        parsed.to_bytes() == net_bytes(),
+        "to_bytes differs from the file"
+    );
+    let n = net().network();
+    let rebuilt = hayate_eval::nnue::Network::from_rows(
+        n.ft_bias,
+        n.ft_weight.to_vec(),
+        n.l1_bias,
+        &n.l1_rows(),
+        n.l2_bias,
+        &n.l2_rows(),
+        n.out_bias,
+        n.out_weight,
+    );
+    assert!(
+        rebuilt.to_bytes() == net_bytes(),
+        "from_rows changed the layers"
+    );
+}

@@ -15,6 +15,36 @@ use serde::{Deserialize, Serialize};
 use std::fs;
 use std::path::{Path, PathBuf};
 
+/// Writes a file through `write` into `<path>.tmp`, then renames it over `path`, so that a
+/// kill while writing leaves the previous file intact.
+///
+/// # Errors
+/// When the file cannot be written or renamed.
+pub fn write_atomically(
+    path: &Path,
+    write: impl FnOnce(&mut std::io::BufWriter<fs::File>) -> std::io::Result<()>,
+) -> Result<(), TrainError> {
+    use std::io::Write;
+    let tmp = PathBuf::from(format!("{}.tmp", path.display()));
+    let file = fs::File::create(&tmp).map_err(|e| TrainError::io(&tmp, e))?;
+    let mut w = std::io::BufWriter::with_capacity(1 << 20, file);
+    write(&mut w)
+        .and_then(|()| w.flush())
+        .and_then(|()| w.get_ref().sync_all())
+        .map_err(|e| TrainError::io(&tmp, e))?;
+    drop(w);
+    fs::rename(&tmp, path).map_err(|e| TrainError::io(path, e))
+}
+
+/// [`write_atomically`] of bytes in memory.
+///
+/// # Errors
+/// As [`write_atomically`].
+pub fn write_file_atomically(path: &Path, bytes: &[u8]) -> Result<(), TrainError> {
+    use std::io::Write;
+    write_atomically(path, |w| w.write_all(bytes))
+}
+
 /// `state.json`.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct CheckpointState {

@@ -90,21 +90,9 @@ impl TrainData {
         scratch: &mut Vec<Sample>,
         out: &mut Batch,
     ) {
-        let per_epoch = self.batches_per_epoch(cfg.batch_size).max(1) as u64;
-        let epoch = step / per_epoch;
-        let index = (step % per_epoch) as usize;
-        if order.epoch != Some(epoch) {
-            order.perm = permutation(self.samples.len(), seed.wrapping_add(epoch));
-            order.epoch = Some(epoch);
-        }
-        let start = index * cfg.batch_size;
-        let end = (start + cfg.batch_size).min(order.perm.len());
+        let indices = order.batch(self.samples.len(), cfg.batch_size, seed, step);
         scratch.clear();
-        scratch.extend(
-            order.perm[start..end]
-                .iter()
-                .map(|&i| self.samples[i].clone()),
-        );
+        scratch.extend(indices.iter().map(|&i| self.samples[i].clone()));
         fill_batch_into(scratch, cfg, out);
     }
 
@@ -119,6 +107,23 @@ impl TrainData {
 pub struct EpochOrder {
     epoch: Option<u64>,
     perm: Vec<usize>,
+}
+
+impl EpochOrder {
+    /// The sample indices of the batch of `step` over `n` samples (order in the module doc):
+    /// epoch `step / (n / batch)`, batch `step mod (n / batch)` of that epoch's permutation.
+    pub fn batch(&mut self, n: usize, batch: usize, seed: u64, step: u64) -> &[usize] {
+        let per_epoch = (n / batch.max(1)).max(1) as u64;
+        let epoch = step / per_epoch;
+        let index = (step % per_epoch) as usize;
+        if self.epoch != Some(epoch) {
+            self.perm = permutation(n, seed.wrapping_add(epoch));
+            self.epoch = Some(epoch);
+        }
+        let start = (index * batch).min(self.perm.len());
+        let end = (start + batch).min(self.perm.len());
+        &self.perm[start..end]
+    }
 }
 
 /// A seeded Fisher-Yates permutation of `0..n`.

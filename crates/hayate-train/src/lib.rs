@@ -9,7 +9,8 @@
 //! - [`train`]: the loop, with checkpoints that resume exactly ([`checkpoint`]) and a metrics
 //!   CSV; [`data`] holds the samples and their deterministic order;
 //! - [`onnx`]: export with dlshogi's input/output names and shapes (and the gMLP's), import of
-//!   dlshogi ONNX files; [`plot`] draws `metrics.csv` as SVG; [`synthetic`] makes test data.
+//!   dlshogi ONNX files; [`plot`] draws `metrics.csv` as SVG; [`synthetic`] makes test data;
+//! - [`nnue`]: the NNUE HalfKP trainer (hand-written, CPU threads), exporting `nn.bin`.
 //!
 //! burn 0.22 chooses the backend at run time through its [`Device`](burn::tensor::Device)
 //! (tensors carry no backend type parameter any more), so the "backend parameter" here is the
@@ -22,6 +23,7 @@ pub mod error;
 pub mod loss;
 pub mod model;
 pub mod network;
+pub mod nnue;
 pub mod onnx;
 pub mod optim;
 pub mod plot;

@@ -27,7 +27,8 @@ pub fn parse_metrics(csv: &str) -> Vec<Row> {
                 validation: *f.first()? == "val",
                 step: f.get(1)?.parse().ok()?,
                 loss: f.get(3)?.parse().ok()?,
-                policy_accuracy: f.get(6)?.parse().ok()?,
+                // Absent in the NNUE trainer's metrics.
+                policy_accuracy: f.get(6).and_then(|s| s.parse().ok()).unwrap_or(0.0),
             })
         })
         .collect()
@@ -111,6 +112,28 @@ fn panel(svg: &mut String, x0: f64, title: &str, train: &[(f64, f64)], val: &[(f
             py(y)
         );
     }
+}
+
+/// The SVG document of the loss alone (the NNUE trainer's metrics).
+pub fn loss_svg(rows: &[Row]) -> String {
+    let pick = |val: bool| -> Vec<(f64, f64)> {
+        rows.iter()
+            .filter(|r| r.validation == val)
+            .map(|r| (r.step, r.loss))
+            .collect()
+    };
+    let mut svg = String::from(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="420" height="300" viewBox="0 0 420 300"><rect width="420" height="300" fill="white"/>"##,
+    );
+    panel(
+        &mut svg,
+        0.0,
+        "loss (train blue, validation red)",
+        &smooth(&pick(false)),
+        &pick(true),
+    );
+    svg.push_str("</svg>\n");
+    svg
 }
 
 /// The SVG document for `rows` (training in blue, validation in red).

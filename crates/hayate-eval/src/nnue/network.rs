@@ -70,6 +70,16 @@ impl<'a> Reader<'a> {
     }
 }
 
+/// Writes the header: version, file hash, the architecture text, and the FT hash.
+pub(crate) fn write_header(out: &mut Vec<u8>) {
+    let text = arch::ARCH_TEXT.as_bytes();
+    for w in [VERSION, FILE_HASH, text.len() as u32] {
+        out.extend_from_slice(&w.to_le_bytes());
+    }
+    out.extend_from_slice(text);
+    out.extend_from_slice(&FT_HASH.to_le_bytes());
+}
+
 /// Permutes a row-major `[32][nin]` weight matrix into the chunked layout.
 fn permute(w: &[i8], nin: usize) -> Box<[i8]> {
     let mut p = vec![0i8; w.len()];
@@ -80,6 +90,17 @@ fn permute(w: &[i8], nin: usize) -> Box<[i8]> {
         }
     }
     p.into_boxed_slice()
+}
+
+/// The row-major `[32][nin]` matrix of a permuted one (the inverse of [`permute`]).
+fn unpermute(p: &[i8], nin: usize) -> Vec<i8> {
+    let mut w = vec![0i8; p.len()];
+    for o in 0..HIDDEN {
+        for i in 0..nin {
+            w[o * nin + i] = p[((i / 4) * HIDDEN + o) * 4 + i % 4];
+        }
+    }
+    w
 }
 
 fn check_hash(section: &'static str, found: u32, expected: u32) -> Result<(), NnueFault> {
@@ -159,6 +180,78 @@ impl Network {
             out_bias,
             out_weight,
         })
+    }
+
+    /// First-layer weights, row-major `[32][512]` (as in the file).
+    pub fn l1_rows(&self) -> Vec<i8> {
+        unpermute(&self.l1_weight, L1_IN)
+    }
+
+    /// Second-layer weights, row-major `[32][32]` (as in the file).
+    pub fn l2_rows(&self) -> Vec<i8> {
+        unpermute(&self.l2_weight, L2_IN)
+    }
+
+    /// Builds a network from row-major layer weights (the file's order).
+    ///
+    /// # Panics
+    /// When a slice has the wrong length (`HALF * INPUTS`, `32 * 512`, `32 * 32`): a
+    /// programmer error, not input.
+    #[track_caller]
+    // One argument per parameter block of the file, in file order.
+    #[allow(clippy::too_many_arguments)]
+    pub fn from_rows(
+        ft_bias: [i16; HALF],
+        ft_weight: Vec<i16>,
+        l1_bias: [i32; HIDDEN],
+        l1_rows: &[i8],
+        l2_bias: [i32; HIDDEN],
+        l2_rows: &[i8],
+        out_bias: i32,
+        out_weight: [i8; L2_IN],
+    ) -> Network {
+        assert_eq!(ft_weight.len(), HALF * INPUTS);
+        assert_eq!(l1_rows.len(), HIDDEN * L1_IN);
+        assert_eq!(l2_rows.len(), HIDDEN * L2_IN);
+        Network {
+            ft_bias,
+            ft_weight: ft_weight.into_boxed_slice(),
+            l1_bias,
+            l1_weight: permute(l1_rows, L1_IN),
+            l2_bias,
+            l2_weight: permute(l2_rows, L2_IN),
+            out_bias,
+            out_weight,
+        }
+    }
+
+    /// The `nn.bin` bytes of this network (the layout [`Network::from_bytes`] reads, with the
+    /// sparse-input architecture text).
+    pub fn to_bytes(&self) -> Vec<u8> {
+        let mut out = Vec::with_capacity(arch::file_size(arch::ARCH_TEXT.len()));
+        write_header(&mut out);
+        for b in self.ft_bias {
+            out.extend_from_slice(&b.to_le_bytes());
+        }
+        for w in self.ft_weight.iter() {
+            out.extend_from_slice(&w.to_le_bytes());
+        }
+        out.extend_from_slice(&NET_HASH.to_le_bytes());
+        let layers: [(&[i32], Vec<i8>); 3] = [
+            (&self.l1_bias, self.l1_rows()),
+            (&self.l2_bias, self.l2_rows()),
+            (
+                std::slice::from_ref(&self.out_bias),
+                self.out_weight.to_vec(),
+            ),
+        ];
+        for (bias, weight) in layers {
+            for b in bias {
+                out.extend_from_slice(&b.to_le_bytes());
+            }
+            out.extend(weight.iter().map(|&w| w as u8));
+        }
+        out
     }
 
     /// The feature-transformer weight row of `feature` (`HALF` values).

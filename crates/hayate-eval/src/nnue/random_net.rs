@@ -1,9 +1,8 @@
 //! A random but valid HalfKP net, byte-identical to `shared/tools/gen_random_halfkp_nnbin.py`
 //! (same splitmix64 stream, same defaults), so tests need no Python and no 64 MB fixture.
 
-use super::arch::{
-    ARCH_TEXT, FILE_HASH, FT_HASH, HALF, HIDDEN, INPUTS, L1_IN, L2_IN, NET_HASH, VERSION,
-};
+use super::arch::{ARCH_TEXT, HALF, HIDDEN, INPUTS, L1_IN, L2_IN, NET_HASH};
+use super::network::write_header;
 
 /// Value ranges of the generator (its command-line options).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -71,18 +70,13 @@ impl Chunks {
 
 /// The bytes of the random net, exactly as the Python generator writes them.
 pub fn random_net_bytes(p: &RandomNetParams) -> Vec<u8> {
-    let text = ARCH_TEXT.as_bytes();
-    let mut out = Vec::with_capacity(super::arch::file_size(text.len()));
+    let mut out = Vec::with_capacity(super::arch::file_size(ARCH_TEXT.len()));
     let mut rng = Chunks {
         state: p.seed,
         buf: 0,
         left: 0,
     };
-    for w in [VERSION, FILE_HASH, text.len() as u32] {
-        out.extend_from_slice(&w.to_le_bytes());
-    }
-    out.extend_from_slice(text);
-    out.extend_from_slice(&FT_HASH.to_le_bytes());
+    write_header(&mut out);
     for _ in 0..HALF {
         out.extend_from_slice(&(rng.value(p.ft_bias) as i16).to_le_bytes());
     }

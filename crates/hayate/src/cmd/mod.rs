@@ -11,4 +11,5 @@ pub mod mcts;
 pub mod perft;
 pub mod selfplay;
 pub mod train;
+pub mod train_nnue;
 pub mod usi;

@@ -5,6 +5,7 @@
 //! - `hayate train export-onnx CHECKPOINT OUT.onnx`: dlshogi's I/O names and shapes;
 //! - `hayate train import-onnx MODEL.onnx CHECKPOINT`: a dlshogi ResNet / SE-ResNet ONNX file
 //!   into a checkpoint that `fit` can fine-tune;
+//! - `hayate train nnue --out DIR DATA...`: the NNUE trainer (see `train_nnue.rs`);
 //! - `hayate train bench --model resnet10x128 --batch 128`: samples/s of training steps on
 //!   generated positions.
 
@@ -46,6 +47,8 @@ enum Command {
         /// Checkpoint directory to write.
         out: PathBuf,
     },
+    /// Train an NNUE HalfKP 256x2-32-32 net on psv/hcpe/hcpe3 files; writes OUT/nn.bin.
+    Nnue(Box<super::train_nnue::NnueArgs>),
     /// Measure training steps on generated positions.
     Bench {
         /// Model name.
@@ -145,6 +148,7 @@ enum Sched {
 pub fn run(a: Args) -> anyhow::Result<()> {
     match a.command {
         Command::Fit(f) => fit(f),
+        Command::Nnue(n) => super::train_nnue::run(*n),
         Command::ExportOnnx { checkpoint, out } => {
             let family = checkpoint::read_state(&checkpoint)?.family;
             let bytes = match family.as_str() {

@@ -1,0 +1,228 @@
+//! Training positions from psv, hcpe and hcpe3 files, held in memory as [`Sample`]s.
+//!
+//! - psv (YaneuraOu `PackedSfenValue`, 40 bytes): score and result from the side to move.
+//! - hcpe (38 bytes): eval from the side to move, result by colour.
+//! - hcpe3 (one record per game): every position with searched candidates (dlshogi's mark of
+//!   a training position), its eval, the game's result.
+//!
+//! Records are read whole first, then turned into features on all threads, in file order.
+//! Corrupt records are counted and skipped.
+
+use super::features::Sample;
+use crate::error::TrainError;
+use hayate_core::Color;
+use hayate_nn::dataset::result_value;
+use hayate_records::{ErrorPolicy, GameResult, Hcpe, Hcpe3Reader, HcpeReader, Psv, PsvReader};
+use std::fs::File;
+use std::io::BufReader;
+use std::path::Path;
+
+/// A training-data format.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// YaneuraOu's PackedSfenValue.
+    Psv,
+    /// dlshogi's hcpe.
+    Hcpe,
+    /// dlshogi's hcpe3.
+    Hcpe3,
+}
+
+impl Format {
+    /// The format of `path` by extension (`.psv`/`.bin`, `.hcpe`, `.hcpe3`), else by size
+    /// when only one of 40 and 38 bytes divides it.
+    ///
+    /// # Errors
+    /// [`TrainError::Config`] when neither says.
+    pub fn detect(path: &Path) -> Result<Format, TrainError> {
+        match path.extension().and_then(|e| e.to_str()) {
+            Some("psv" | "bin") => return Ok(Format::Psv),
+            Some("hcpe") => return Ok(Format::Hcpe),
+            Some("hcpe3") => return Ok(Format::Hcpe3),
+            _ => {}
+        }
+        let len = std::fs::metadata(path)
+            .map_err(|e| TrainError::io(path, e))?
+            .len();
+        match (len % 40 == 0, len % 38 == 0) {
+            (true, false) => Ok(Format::Psv),
+            (false, true) => Ok(Format::Hcpe),
+            _ => Err(TrainError::Config(format!(
+                "{}: cannot tell psv from hcpe by name or size; give --format",
+                path.display()
+            ))),
+        }
+    }
+}
+
+/// Samples read, with the count of records that could not be used.
+#[derive(Clone, Debug, Default)]
+pub struct Loaded {
+    /// The samples, in file order.
+    pub samples: Vec<Sample>,
+    /// Records skipped: corrupt, illegal, without kings, or beyond the score limit.
+    pub skipped: u64,
+}
+
+/// Maps `items` to samples on `threads` threads, keeping the order.
+fn par_samples<T: Sync>(
+    items: &[T],
+    threads: usize,
+    f: impl Fn(&T, &mut Vec<Sample>) -> u64 + Sync,
+    out: &mut Loaded,
+) {
+    if items.is_empty() {
+        return;
+    }
+    let per = items.len().div_ceil(threads.max(1));
+    let parts: Vec<(Vec<Sample>, u64)> = std::thread::scope(|scope| {
+        let handles: Vec<_> = items
+            .chunks(per)
+            .map(|part| {
+                let f = &f;
+                scope.spawn(move || {
+                    let mut v = Vec::with_capacity(part.len());
+                    let skipped = part.iter().map(|t| f(t, &mut v)).sum();
+                    (v, skipped)
+                })
+            })
+            .collect();
+        handles
+            .into_iter()
+            .map(|h| h.join().unwrap_or_default())
+            .collect()
+    });
+    for (v, skipped) in parts {
+        out.samples.extend(v);
+        out.skipped += skipped;
+    }
+}
+
+/// The result from `side`'s view as 1, 0, -1.
+fn result_for(r: GameResult, side: Color) -> i8 {
+    (result_value(r, side) * 2.0) as i8 - 1
+}
+
+/// Pushes the sample of a position unless the score is beyond `max_score`; returns the
+/// number skipped (0 or 1).
+fn push(
+    pos: Option<&hayate_core::Position>,
+    score: i16,
+    result: impl FnOnce(Color) -> i8,
+    max_score: i16,
+    out: &mut Vec<Sample>,
+) -> u64 {
+    let sample = pos
+        .filter(|_| score.unsigned_abs() <= max_score.unsigned_abs())
+        .and_then(|p| {
+            let r = result(p.side_to_move());
+            Sample::new(p, score, r)
+        });
+    match sample {
+        Some(s) => {
+            out.push(s);
+            0
+        }
+        None => 1,
+    }
+}
+
+/// Reads one file into `out`. Positions whose |score| exceeds `max_score` are skipped.
+///
+/// # Errors
+/// When the file cannot be opened, or an hcpe3 file's framing breaks.
+pub fn load_file(
+    path: &Path,
+    format: Format,
+    max_score: i16,
+    threads: usize,
+    out: &mut Loaded,
+) -> Result<(), TrainError> {
+    let file = File::open(path).map_err(|e| TrainError::io(path, e))?;
+    let reader = BufReader::with_capacity(1 << 20, file);
+    match format {
+        Format::Psv => {
+            let mut r = PsvReader::new(reader, ErrorPolicy::Skip);
+            let recs: Vec<Psv> = r.by_ref().filter_map(Result::ok).collect();
+            out.skipped += r.rejected();
+            par_samples(
+                &recs,
+                threads,
+                |p, v| {
+                    push(
+                        p.position().ok().as_ref(),
+                        p.score,
+                        |_| p.game_result,
+                        max_score,
+                        v,
+                    )
+                },
+                out,
+            );
+        }
+        Format::Hcpe => {
+            let mut r = HcpeReader::new(reader, ErrorPolicy::Skip);
+            let recs: Vec<Hcpe> = r.by_ref().filter_map(Result::ok).collect();
+            out.skipped += r.rejected();
+            par_samples(
+                &recs,
+                threads,
+                |h, v| {
+                    let res = h.game_result();
+                    push(
+                        h.position().ok().as_ref(),
+                        h.eval,
+                        |c| result_for(res, c),
+                        max_score,
+                        v,
+                    )
+                },
+                out,
+            );
+        }
+        Format::Hcpe3 => {
+            let mut r = Hcpe3Reader::new(reader, ErrorPolicy::Skip);
+            let mut games = Vec::new();
+            for g in r.by_ref() {
+                games.push(g.map_err(|e| TrainError::Config(format!("{}: {e}", path.display())))?);
+            }
+            out.skipped += r.rejected();
+            par_samples(
+                &games,
+                threads,
+                |g, v| {
+                    let res = g.game_result();
+                    let mut skipped = 0;
+                    let replay = g.replay(|pos, info, _| {
+                        if !info.candidates.is_empty() {
+                            skipped +=
+                                push(Some(pos), info.eval, |c| result_for(res, c), max_score, v);
+                        }
+                    });
+                    skipped + u64::from(replay.is_err())
+                },
+                out,
+            );
+        }
+    }
+    Ok(())
+}
+
+/// Splits off a seeded random `fraction` of the samples as validation: (train, validation).
+pub fn split_validation(
+    samples: Vec<Sample>,
+    fraction: f64,
+    seed: u64,
+) -> (Vec<Sample>, Vec<Sample>) {
+    let n_val = ((samples.len() as f64) * fraction.clamp(0.0, 1.0)).round() as usize;
+    let order = crate::data::permutation(samples.len(), seed ^ 0x5641_4C49_4441_5445);
+    let mut is_val = vec![false; samples.len()];
+    for &i in &order[..n_val] {
+        is_val[i] = true;
+    }
+    let (mut train, mut val) = (Vec::new(), Vec::with_capacity(n_val));
+    for (s, v) in samples.into_iter().zip(is_val) {
+        if v { val.push(s) } else { train.push(s) }
+    }
+    (train, val)
+}
