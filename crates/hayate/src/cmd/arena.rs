@@ -154,6 +154,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 moves: a.draw_moves,
             }),
             draw_min_ply: a.draw_min_ply,
+            ..GameRules::default()
         },
         concurrency: a.concurrency.max(1),
         out_dir: a.out.clone(),
