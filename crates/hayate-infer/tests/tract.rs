@@ -1,14 +1,15 @@
 //! The tract backend against onnxruntime's outputs for the committed tiny net
-//! (`data/make_expected.py`), features computed by hayate-nn from the SFEN.
+//! (`hayate-mcts/tests/data/make_expected.py`, where the test nets live), features computed by
+//! hayate-nn from the SFEN.
 
 use hayate_core::Position;
-use hayate_mcts::backend::POLICY_LEN;
-use hayate_mcts::{Backend, Batch, TractBackend};
+use hayate_infer::POLICY_LEN;
+use hayate_infer::{Backend, Batch, TractBackend};
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../hayate-mcts/tests/data")
         .join(name)
 }
 
