@@ -40,6 +40,9 @@ impl OrtBackend {
             Session::builder()
                 .and_then(|b| b.with_intra_threads(threads.max(1)))
                 .and_then(|b| b.with_inter_threads(1))
+                // Idle pool threads would spin on a core the search and the mate threads need
+                // (a two-core machine runs out of time that way).
+                .and_then(|b| b.with_intra_op_spinning(false))
                 .and_then(|b| b.commit_from_file(path))
         });
         let session = match session {

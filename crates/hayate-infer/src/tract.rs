@@ -189,14 +189,20 @@ impl Backend for TractBackend {
         std::thread::scope(|s| {
             let handles: Vec<_> = jobs
                 .into_iter()
-                .map(|job| s.spawn(move || run_chunk(plan, outs, job)))
+                .map(|job| {
+                    std::thread::Builder::new()
+                        .name("tract".into())
+                        .spawn_scoped(s, move || run_chunk(plan, outs, job))
+                })
                 .collect();
             let mine = run_chunk(plan, outs, last);
             handles
                 .into_iter()
-                .map(|h| {
-                    h.join()
-                        .unwrap_or_else(|_| Err(BackendError::Run("tract panicked".into())))
+                .map(|h| match h {
+                    Ok(h) => h
+                        .join()
+                        .unwrap_or_else(|_| Err(BackendError::Run("tract panicked".into()))),
+                    Err(e) => Err(BackendError::Run(format!("cannot start a thread: {e}"))),
                 })
                 .fold(mine, Result::and)
         })

@@ -92,14 +92,23 @@ fn tiny_resnet_matches_onnxruntime_in_one_batch_and_one_by_one() {
 }
 
 #[test]
-fn padded_and_symbolic_batches_agree() {
-    // Five positions run on the 8-position plan (padded) and on the symbolic-batch plan.
+fn padded_split_and_symbolic_batches_agree() {
+    // Five positions run on the 8-position plan (padded), split over two and three threads
+    // (chunks of 3+2 and 2+2+1 on padded plans), and on the symbolic-batch plan.
     let exp = expected();
-    let mut fixed = TractBackend::load(&data("tiny_resnet.onnx")).expect("load");
-    let mut symbolic = TractBackend::load(&data("tiny_resnet.onnx"))
-        .expect("load")
-        .symbolic_only();
-    for b in [&mut fixed as &mut dyn Backend, &mut symbolic] {
+    let load = || TractBackend::load(&data("tiny_resnet.onnx")).expect("load");
+    let mut fixed = load();
+    let mut two = load().with_threads(2);
+    let mut three = load().with_threads(3);
+    let mut symbolic = load().symbolic_only();
+    let mut split_symbolic = load().symbolic_only().with_threads(2);
+    for b in [
+        &mut fixed as &mut dyn Backend,
+        &mut two,
+        &mut three,
+        &mut symbolic,
+        &mut split_symbolic,
+    ] {
         let mut batch = Batch::new(5);
         for e in &exp[..5] {
             batch
