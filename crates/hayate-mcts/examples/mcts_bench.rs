@@ -5,8 +5,10 @@
 //! `--ort` runs the search on ONNX Runtime (build with `--features ort`, set `ORT_DYLIB_PATH`).
 
 use hayate_core::player::Player;
-use hayate_mcts::bench::{network_throughput_cpu, process_cpu_time, search_speed};
-use hayate_mcts::{MctsPlayer, TractBackend};
+use hayate_infer::TractBackend;
+use hayate_infer::throughput::{network_throughput_cpu, process_cpu_time};
+use hayate_mcts::MctsPlayer;
+use hayate_mcts::bench::search_speed;
 use std::path::Path;
 use std::time::Duration;
 

@@ -3,6 +3,8 @@
 
 use crate::node::{Edge, Node, NodeState, Proven};
 use hayate_core::Move;
+use hayate_core::player::{Info, Score};
+use std::time::Duration;
 
 /// dlshogi's conversion of a winning rate to centipawns: `-coef·ln(1/wp − 1)`, clamped to
 /// ±30000 (`Eval_Coef` = 756 by default).
@@ -58,6 +60,40 @@ pub fn principal_variation(node: &Node, max_len: usize) -> Vec<Move> {
         }
     }
     pv
+}
+
+/// The tree's size as the search reports it beside the root.
+#[derive(Clone, Copy, Debug)]
+pub struct TreeSize {
+    /// Nodes in the tree.
+    pub nodes: usize,
+    /// The node limit (`UCT_NodeLimit`), for `hashfull`.
+    pub node_limit: usize,
+    /// Deepest path this search.
+    pub seldepth: u32,
+}
+
+/// An `info` line for the search at `root`: depth = PV length, nodes = root visits, score
+/// from the best edge's winning rate (`eval_coef` as in [`winrate_to_cp`]).
+pub fn info_line(root: &Node, elapsed: Duration, size: TreeSize, eval_coef: f64) -> Info {
+    let pv = principal_variation(root, 64);
+    let n = root.n() as u64;
+    let ms = elapsed.as_millis() as u64;
+    let score = best_edge(root)
+        .and_then(|i| root.edges()[i].q())
+        .map(|q| Score::Cp(winrate_to_cp(q, eval_coef)));
+    let hashfull = size.nodes.saturating_mul(1000) / size.node_limit.max(1);
+    Info {
+        depth: Some(pv.len() as u32),
+        seldepth: Some(size.seldepth.max(pv.len() as u32)),
+        time_ms: Some(ms),
+        nodes: Some(n),
+        nps: Some(n * 1000 / ms.max(1)),
+        hashfull: Some(hashfull.min(1000) as u32),
+        score,
+        pv,
+        ..Info::default()
+    }
 }
 
 /// Visits of the most and second most visited edges.

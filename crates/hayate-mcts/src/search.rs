@@ -2,15 +2,16 @@
 //! run the shared backend, expand and back up; results proven by rules or mate searches are
 //! propagated as wins and losses.
 
-use crate::backend::{Backend, Batch};
 use crate::cache::{Evaluation, NnCache};
 use crate::leaf::{priors, searched_moves, terminal};
 use crate::node::{Edge, Node, NodeState, Proven};
 use crate::params::SearchParams;
 use crate::select::{Selection, select_child};
 use hayate_core::{Color, MoveList, Position};
+use hayate_infer::{Backend, Batch};
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
 
 /// The shared network, one at a time (threads take turns; their batches overlap with the
 /// other threads' tree work).
@@ -54,6 +55,8 @@ pub struct SearchShared<'a> {
     root_result: AtomicU8,
     /// The first backend error, which ends the search.
     pub error: Mutex<Option<String>>,
+    /// Longest recent network call (µs), decaying: what one batch in flight costs at the end.
+    batch_us: AtomicU64,
 }
 
 impl<'a> SearchShared<'a> {
@@ -81,7 +84,22 @@ impl<'a> SearchShared<'a> {
             running: AtomicUsize::new(0),
             root_result: AtomicU8::new(0),
             error: Mutex::new(None),
+            batch_us: AtomicU64::new(0),
         }
+    }
+
+    /// How long the search takes to end once `stop` is set: the network call in flight (the
+    /// longest recent one) and a few milliseconds to join the threads.
+    pub fn wind_down(&self) -> Duration {
+        Duration::from_micros(self.batch_us.load(Ordering::Relaxed)) + Duration::from_millis(5)
+    }
+
+    /// Records one network call's time: the estimate jumps up at once and decays by an eighth.
+    fn record_batch(&self, took: Duration) {
+        let us = took.as_micros().min(u64::MAX as u128) as u64;
+        let old = self.batch_us.load(Ordering::Relaxed);
+        self.batch_us
+            .store(us.max(old - old / 8), Ordering::Relaxed);
     }
 
     /// What is proven about the root.
@@ -350,21 +368,24 @@ impl<'s, 'a> Worker<'s, 'a> {
         let shared = self.shared;
         let result = {
             let mut backend = shared.backend.lock().unwrap_or_else(|p| p.into_inner());
-            backend.evaluate(&mut self.batch)
+            // Once stopped, a batch is worth nothing: give it back rather than make the answer
+            // wait for it (and for the other threads' batches queued on the lock).
+            if shared.stop.load(Ordering::Acquire) {
+                drop(backend);
+                self.abandon_batch();
+                return;
+            }
+            let t = Instant::now();
+            let result = backend.evaluate(&mut self.batch);
+            shared.record_batch(t.elapsed());
+            result
         };
         if let Err(e) = result {
             let mut err = shared.error.lock().unwrap_or_else(|p| p.into_inner());
             err.get_or_insert_with(|| e.to_string());
             shared.stop.store(true, Ordering::Release);
-            for p in &self.pending[..self.queued] {
-                for (node, edge) in &p.path {
-                    node.visits.fetch_sub(1, Ordering::Relaxed);
-                    edge.visits.fetch_sub(1, Ordering::Relaxed);
-                }
-                if let Some(leaf) = p.leaf {
-                    leaf.unclaim();
-                }
-            }
+            drop(err);
+            self.abandon_batch();
             return;
         }
         for (i, p) in self.pending[..self.queued].iter().enumerate() {
@@ -386,6 +407,25 @@ impl<'s, 'a> Worker<'s, 'a> {
             shared.cache.insert(ev);
             backup(&p.path, value);
         }
+    }
+}
+
+impl Worker<'_, '_> {
+    /// Takes back the virtual losses and claims of the queued leaves (never evaluated).
+    fn abandon_batch(&mut self) {
+        for p in &self.pending[..self.queued] {
+            for (node, edge) in &p.path {
+                node.visits.fetch_sub(1, Ordering::Relaxed);
+                edge.visits.fetch_sub(1, Ordering::Relaxed);
+            }
+            if let Some(leaf) = p.leaf {
+                leaf.unclaim();
+            }
+        }
+        self.shared
+            .started
+            .fetch_sub(self.queued as u64, Ordering::AcqRel);
+        self.queued = 0;
     }
 }
 

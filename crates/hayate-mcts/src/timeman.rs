@@ -1,5 +1,6 @@
 //! Time for one move: an ideal time, which the search may stretch to a maximum when the two
-//! best moves are close, from byoyomi, Fischer or sudden-death clocks.
+//! best moves are close, from byoyomi, Fischer or sudden-death clocks. `NetworkDelay` is kept
+//! back from every deadline, as the αβ player does: the move must reach the server in time.
 
 use hayate_core::Color;
 use hayate_core::player::Limits;
@@ -12,6 +13,9 @@ pub struct TimeOptions {
     pub byoyomi_margin_ms: u64,
     /// Kept back from the main time (ms) for the network and the GUI (`Time_Margin`).
     pub time_margin_ms: u64,
+    /// Kept back from every deadline (ms), at most a quarter of it (`NetworkDelay`, the αβ
+    /// player's option and default).
+    pub network_delay_ms: u64,
 }
 
 impl Default for TimeOptions {
@@ -19,6 +23,7 @@ impl Default for TimeOptions {
         TimeOptions {
             byoyomi_margin_ms: 0,
             time_margin_ms: 1000,
+            network_delay_ms: 120,
         }
     }
 }
@@ -44,7 +49,8 @@ impl TimePlan {
 pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePlan {
     let ms = |d: Duration| d.as_millis() as u64;
     if let Some(mt) = limits.movetime {
-        let t = Duration::from_millis(ms(mt).saturating_sub(opts.byoyomi_margin_ms).max(1));
+        let t = ms(mt).saturating_sub(opts.byoyomi_margin_ms);
+        let t = Duration::from_millis(t.saturating_sub(opts.network_delay_ms.min(t / 4)).max(1));
         return TimePlan {
             optimum: Some(t),
             maximum: Some(t),
@@ -64,6 +70,7 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
     } else {
         main + inc
     };
+    let hard = hard.saturating_sub(opts.network_delay_ms.min(hard / 4));
     // Moves still to come on the main time (games run ~120-160 plies).
     let moves_to_go = 70u64.saturating_sub(ply as u64 / 2).max(20);
     let share = main / moves_to_go;
@@ -99,14 +106,23 @@ mod tests {
     }
 
     #[test]
-    fn byoyomi_only_spends_the_byoyomi_less_its_margin() {
+    fn byoyomi_only_spends_the_byoyomi_less_its_margin_and_the_network_delay() {
         let o = TimeOptions {
             byoyomi_margin_ms: 100,
             time_margin_ms: 1000,
+            network_delay_ms: 120,
         };
         let p = plan(&limits(0, 1000, 0), Color::Black, 30, &o);
-        assert_eq!(p.optimum, Some(Duration::from_millis(900)));
-        assert_eq!(p.maximum, Some(Duration::from_millis(900)));
+        assert_eq!(p.optimum, Some(Duration::from_millis(780)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(780)));
+        // At byoyomi 300 the delay is capped at a quarter: 225 ms to think.
+        let p = plan(
+            &limits(0, 300, 0),
+            Color::Black,
+            30,
+            &TimeOptions::default(),
+        );
+        assert_eq!(p.maximum, Some(Duration::from_millis(225)));
     }
 
     #[test]
@@ -117,9 +133,10 @@ mod tests {
             0,
             &TimeOptions::default(),
         );
-        // main 59 000 over 70 moves = 842; + 1 800 of the increment.
+        // main 59 000 over 70 moves = 842; + 1 800 of the increment; the maximum keeps the
+        // network delay back.
         assert_eq!(p.optimum, Some(Duration::from_millis(842 + 1800)));
-        assert_eq!(p.maximum, Some(Duration::from_millis(842 * 3 + 2000)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(842 * 3 + 2000 - 120)));
     }
 
     #[test]
@@ -129,7 +146,7 @@ mod tests {
             ..Limits::default()
         };
         let p = plan(&l, Color::Black, 0, &TimeOptions::default());
-        assert_eq!(p.maximum, Some(Duration::from_millis(500)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(500 - 120)));
         let l = Limits {
             infinite: true,
             ..limits(1000, 1000, 0)

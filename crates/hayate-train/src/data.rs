@@ -18,6 +18,21 @@ pub struct TrainData {
     pub samples: Vec<Sample>,
     /// Records that could not be read (reported and skipped).
     pub corrupt: u64,
+    /// Files whose evals are all 0 (many floodgate conversions carry none): their value
+    /// targets are the game results, so the eval term of the loss does not pull them to 0.5.
+    pub without_evals: Vec<std::path::PathBuf>,
+}
+
+/// When every sample's eval is 0 (value target exactly 0.5), takes the game result as the
+/// value target instead and returns `true`; otherwise changes nothing.
+fn results_for_missing_evals(samples: &mut [Sample]) -> bool {
+    if samples.is_empty() || samples.iter().any(|s| s.value != 0.5) {
+        return false;
+    }
+    for s in samples.iter_mut() {
+        s.value = s.result;
+    }
+    true
 }
 
 /// SplitMix64 step, the permutation's generator.
@@ -34,7 +49,7 @@ impl TrainData {
     pub fn new(samples: Vec<Sample>) -> TrainData {
         TrainData {
             samples,
-            corrupt: 0,
+            ..TrainData::default()
         }
     }
 
@@ -48,11 +63,15 @@ impl TrainData {
         for p in paths {
             let p = p.as_ref();
             let format = DataFormat::detect(p)?;
+            let first = data.samples.len();
             for s in open_samples(p, format, opts)? {
                 match s {
                     Ok(s) => data.samples.push(s),
                     Err(_) => data.corrupt += 1,
                 }
+            }
+            if results_for_missing_evals(&mut data.samples[first..]) {
+                data.without_evals.push(p.to_path_buf());
             }
         }
         Ok(data)
@@ -70,6 +89,7 @@ impl TrainData {
             TrainData {
                 samples: train,
                 corrupt: self.corrupt,
+                without_evals: self.without_evals,
             },
             TrainData::new(val),
         )
@@ -135,4 +155,29 @@ pub fn permutation(n: usize, seed: u64) -> Vec<usize> {
         p.swap(i, j);
     }
     p
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn samples(values: &[f32]) -> Vec<Sample> {
+        let data = crate::synthetic::random_games(values.len(), 1);
+        data.samples
+            .into_iter()
+            .zip(values)
+            .map(|(s, &v)| Sample { value: v, ..s })
+            .collect()
+    }
+
+    #[test]
+    fn data_without_evals_takes_the_game_results_as_values() {
+        let mut none = samples(&[0.5, 0.5, 0.5]);
+        assert!(results_for_missing_evals(&mut none));
+        assert!(none.iter().all(|s| s.value == s.result));
+        let mut some = samples(&[0.5, 0.7, 0.5]);
+        assert!(!results_for_missing_evals(&mut some));
+        assert_eq!(some[1].value, 0.7);
+        assert!(!results_for_missing_evals(&mut []));
+    }
 }

@@ -67,7 +67,7 @@ impl Default for TrainConfig {
 /// Metrics of one training step or one validation pass.
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub struct Metrics {
-    /// The step (0-based) after which they were taken.
+    /// Steps completed when they were taken (1 after the first step), as the console counts.
     pub step: u64,
     /// Learning rate of the step (0 for validation).
     pub lr: f64,
@@ -177,7 +177,7 @@ pub fn train<N: Network>(
         queue: 1,
     };
     let csv_path = out_dir.join("metrics.csv");
-    let mut csv = MetricsCsv::open(&csv_path)?;
+    let mut csv = MetricsCsv::open(&csv_path, start)?;
     let end = run.stop_at.map_or(cfg.steps, |s| s.min(cfg.steps));
     let mut order = EpochOrder::default();
     let mut scratch = Vec::new();
@@ -216,7 +216,7 @@ pub fn train<N: Network>(
         model = optim.step(lr, model, grads);
         let (pacc, vacc) = accuracies(&out.policy, &out.value, &batch, batch_cfg.policy_len());
         let m = Metrics {
-            step,
+            step: step + 1,
             lr,
             loss: scalar(&losses.total),
             policy_loss: scalar(&losses.policy),
@@ -239,7 +239,7 @@ pub fn train<N: Network>(
             && ((cfg.eval_every > 0 && done % cfg.eval_every == 0) || (last && done == cfg.steps))
         {
             let mut vm = validate(&model, v, &batch_cfg, cfg.val_lambda, device);
-            vm.step = step;
+            vm.step = done;
             csv.write("val", &vm)?;
             summary.validations.push(vm);
             on_event(Event::Validation(vm));
@@ -356,6 +356,18 @@ pub fn validate<N: Network>(
     }
 }
 
+/// The data rows of `metrics.csv` text whose step is at most `start` (header and malformed
+/// lines dropped), each ending in a newline.
+fn rows_up_to(csv: &str, start: u64) -> String {
+    csv.lines()
+        .filter(|l| {
+            let step = l.split(',').nth(1).and_then(|s| s.parse::<u64>().ok());
+            step.is_some_and(|s| s <= start)
+        })
+        .map(|l| format!("{l}\n"))
+        .collect()
+}
+
 /// `metrics.csv`: one row per training step and per validation, appended across resumes.
 struct MetricsCsv {
     file: fs::File,
@@ -365,17 +377,20 @@ struct MetricsCsv {
 impl MetricsCsv {
     const HEADER: &'static str = "kind,step,lr,loss,policy_loss,value_loss,policy_accuracy,value_accuracy,grad_norm,samples_per_sec\n";
 
-    fn open(path: &Path) -> Result<MetricsCsv, TrainError> {
-        let fresh = !path.exists();
-        let mut file = OpenOptions::new()
-            .create(true)
-            .append(true)
-            .open(path)
-            .map_err(|e| TrainError::io(path, e))?;
-        if fresh {
-            file.write_all(Self::HEADER.as_bytes())
-                .map_err(|e| TrainError::io(path, e))?;
-        }
+    /// Opens the file to append after `start` completed steps: rows of later steps (written
+    /// after the checkpoint a resumed run starts from) are dropped, so no step appears twice.
+    fn open(path: &Path, start: u64) -> Result<MetricsCsv, TrainError> {
+        let io = |e| TrainError::io(path, e);
+        let old = match fs::read_to_string(path) {
+            Ok(text) => text,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => String::new(),
+            Err(e) => return Err(io(e)),
+        };
+        let tmp = path.with_extension("csv.tmp");
+        let text = format!("{}{}", Self::HEADER, rows_up_to(&old, start));
+        fs::write(&tmp, text).map_err(io)?;
+        fs::rename(&tmp, path).map_err(io)?;
+        let file = OpenOptions::new().append(true).open(path).map_err(io)?;
         Ok(MetricsCsv {
             file,
             path: path.to_path_buf(),

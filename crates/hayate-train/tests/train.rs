@@ -64,6 +64,10 @@ fn overfits_a_tiny_dataset() {
     assert!(csv.starts_with("kind,step,lr,loss"));
     assert_eq!(csv.lines().filter(|l| l.starts_with("train,")).count(), 80);
     assert_eq!(csv.lines().filter(|l| l.starts_with("val,")).count(), 1);
+    // The validation after the last step carries the console's step number, as its train row.
+    assert!(csv.contains("\nval,80,"), "{csv}");
+    assert!(csv.contains("\ntrain,80,"), "{csv}");
+    assert_eq!(v.step, 80);
     let _ = std::fs::remove_dir_all(&dir);
 }
 
@@ -99,6 +103,7 @@ fn resume_is_exact() {
     )
     .unwrap();
     let dir = tmp("resumed");
+    let saved = tmp("resumed-step2");
     let mut checkpoints = Vec::new();
     let first = train::<DlshogiNet>(
         &tiny(),
@@ -110,13 +115,19 @@ fn resume_is_exact() {
         &RunOptions { stop_at: Some(3) },
         &mut |e| {
             if let Event::Checkpoint(s) = e {
-                checkpoints.push(s)
+                checkpoints.push(s);
+                if s == 2 {
+                    copy_dir(&dir.join("checkpoint"), &saved);
+                }
             }
         },
     )
     .unwrap();
     assert_eq!(checkpoints, [2, 3]);
     assert_eq!(first.end_step, 3);
+    // As if killed after step 3 before its checkpoint: the run resumes from step 2.
+    std::fs::remove_dir_all(dir.join("checkpoint")).unwrap();
+    copy_dir(&saved, &dir.join("checkpoint"));
     let second = train::<DlshogiNet>(
         &tiny(),
         &cfg,
@@ -128,10 +139,9 @@ fn resume_is_exact() {
         &mut |_| {},
     )
     .unwrap();
-    assert_eq!(second.start_step, 3);
+    assert_eq!(second.start_step, 2);
     let a: Vec<f32> = straight.steps.iter().map(|m| m.loss).collect();
-    let b: Vec<f32> = first
-        .steps
+    let b: Vec<f32> = first.steps[..2]
         .iter()
         .chain(&second.steps)
         .map(|m| m.loss)
@@ -139,8 +149,25 @@ fn resume_is_exact() {
     eprintln!("{a:?}\n{b:?}");
     assert_eq!(a.len(), 6);
     assert_eq!(a, b, "resumed losses differ");
+    // metrics.csv holds each step once, labelled as the console counts (1..=6).
+    let csv = std::fs::read_to_string(dir.join("metrics.csv")).unwrap();
+    let steps: Vec<u64> = csv
+        .lines()
+        .filter(|l| l.starts_with("train,"))
+        .map(|l| l.split(',').nth(1).unwrap().parse().unwrap())
+        .collect();
+    assert_eq!(steps, [1, 2, 3, 4, 5, 6], "{csv}");
     let _ = std::fs::remove_dir_all(&straight_dir);
     let _ = std::fs::remove_dir_all(&dir);
+    let _ = std::fs::remove_dir_all(&saved);
+}
+
+fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for e in std::fs::read_dir(from).unwrap() {
+        let e = e.unwrap();
+        std::fs::copy(e.path(), to.join(e.file_name())).unwrap();
+    }
 }
 
 #[test]

@@ -250,10 +250,15 @@ fn dl_player_through_usi_with_a_tiny_onnx_model() {
     ]);
     let mut pos = Position::startpos();
     let mut moves: Vec<String> = Vec::new();
-    for _ in 0..6 {
+    for ply in 0..6 {
         e.send(&format!("position startpos moves {}", moves.join(" ")));
         e.send("go nodes 200");
         let (m, _, lines) = e.bestmove(Duration::from_secs(20));
+        // The first search says which backend runs the network.
+        let said = lines
+            .iter()
+            .any(|l| l.starts_with("info string backend tract "));
+        assert_eq!(said, ply == 0, "{lines:?}");
         assert!(
             lines
                 .iter()

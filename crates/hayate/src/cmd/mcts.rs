@@ -4,8 +4,11 @@
 use anyhow::{Context, anyhow};
 use hayate_core::Position;
 use hayate_core::player::{Limits, Player, Signals};
+use hayate_infer::BackendKind;
+use hayate_infer::kind::LoadOptions;
+use hayate_infer::throughput::network_throughput;
 use hayate_mcts::MctsPlayer;
-use hayate_mcts::bench::{network_throughput, search_speed};
+use hayate_mcts::bench::search_speed;
 use std::time::Duration;
 
 /// Arguments of `hayate mcts`.
@@ -23,6 +26,9 @@ pub struct Args {
     /// Positions per network call (`DNN_Batch_Size`).
     #[arg(long, default_value_t = 16)]
     batch: usize,
+    /// CPU threads per network call (`DNN_Threads`; default: the machine's cores).
+    #[arg(long)]
+    dnn_threads: Option<usize>,
     /// Playouts per search (`go nodes`).
     #[arg(long, default_value_t = 10_000)]
     playouts: u64,
@@ -45,6 +51,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     set("DNN_Backend", &a.backend)?;
     set("UCT_Threads", &a.threads.to_string())?;
     set("DNN_Batch_Size", &a.batch.to_string())?;
+    let dnn_threads = a
+        .dnn_threads
+        .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    set("DNN_Threads", &dnn_threads.to_string())?;
     for o in &a.options {
         let (k, v) = o
             .split_once('=')
@@ -53,10 +63,16 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     p.prepare().map_err(|e| anyhow!(e))?;
     if a.bench {
-        if a.backend == "tract" {
-            let mut net = hayate_mcts::TractBackend::load(std::path::Path::new(&a.model))?;
+        if let Some(kind) = BackendKind::parse(&a.backend) {
+            let opts = LoadOptions {
+                model: &a.model,
+                seed: 1,
+                threads: dnn_threads,
+            };
+            let mut net = hayate_infer::load(kind, &opts)?;
+            println!("network {}", net.name());
             for b in [1, a.batch] {
-                let pps = network_throughput(&mut net, b, Duration::from_secs(3))
+                let pps = network_throughput(net.as_mut(), b, Duration::from_secs(3))
                     .map_err(|e| anyhow!(e))?;
                 println!("network batch {b}: {pps:.0} positions/s");
             }

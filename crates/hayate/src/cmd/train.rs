@@ -71,8 +71,12 @@ struct FitArgs {
     /// Output directory (checkpoint/, metrics.csv).
     #[arg(long)]
     out: PathBuf,
-    /// Model name: resnet10x192_swish, senet15x224, resnet20_relu_nyugyoku, gmlp,
-    /// gmlp12x256, novice, novice12x256_relu, ryfc, ryfc6x128_SCSF, ...
+    /// Model name. dlshogi's ResNet is `resnet<blocks>x<channels>_<act>` (resnet10x192_swish:
+    /// 10 residual blocks of 192 channels, swish activation; `_relu` or no suffix: ReLU;
+    /// `resnet<blocks>` alone takes dlshogi's width: 10→192, 15→224, 20→256, 30→384);
+    /// `senet…` adds squeeze-excitation (`_reduction8` by default), `_nyugyoku` the 119-plane
+    /// input2. Other families: gmlp (12×256) or gmlp<blocks>x<d_model>; novice (12×256) or
+    /// novice<blocks>x<channels>[_relu]; ryfc (6×128 SCSF) or ryfc<blocks>x<channels>_<recipe>.
     #[arg(long, default_value = "resnet10x192_swish")]
     model: String,
     /// Validation files (default: a split of the training data).
@@ -208,6 +212,12 @@ fn fit_with<N: Network>(model: &N::Config, f: FitArgs) -> anyhow::Result<()> {
     if data.corrupt > 0 {
         eprintln!("skipped {} corrupt records", data.corrupt);
     }
+    for f in &data.without_evals {
+        eprintln!(
+            "warning: every eval in {} is 0: its value target is the game result",
+            f.display()
+        );
+    }
     let (data, val) = if f.val.is_empty() {
         data.split_validation(f.val_split, f.seed)
     } else {
@@ -269,14 +279,15 @@ fn fit_with<N: Network>(model: &N::Config, f: FitArgs) -> anyhow::Result<()> {
         &RunOptions::default(),
         &mut |e| match e {
             Event::Step(m) => {
-                let first = *first_step.get_or_insert(m.step);
-                if (m.step + 1) % log_every == 0 || m.step + 1 == steps {
-                    let done = (m.step + 1 - first) as f64;
+                // `m.step` counts the steps done, this one included.
+                let first = *first_step.get_or_insert(m.step - 1);
+                if m.step % log_every == 0 || m.step == steps {
+                    let done = (m.step - first) as f64;
                     let elapsed = start.elapsed().as_secs_f64();
-                    let eta = elapsed / done * (steps - m.step - 1) as f64;
+                    let eta = elapsed / done * (steps - m.step) as f64;
                     eprintln!(
                         "step {}/{} loss {:.4} (policy {:.4}, value {:.4}) acc {:.3}/{:.3} lr {:.2e} {:.0} samples/s ETA {:.0}s",
-                        m.step + 1,
+                        m.step,
                         steps,
                         m.loss,
                         m.policy_loss,
@@ -291,12 +302,7 @@ fn fit_with<N: Network>(model: &N::Config, f: FitArgs) -> anyhow::Result<()> {
             }
             Event::Validation(m) => eprintln!(
                 "validation after step {}: loss {:.4} (policy {:.4}, value {:.4}) acc {:.3}/{:.3}",
-                m.step + 1,
-                m.loss,
-                m.policy_loss,
-                m.value_loss,
-                m.policy_accuracy,
-                m.value_accuracy
+                m.step, m.loss, m.policy_loss, m.value_loss, m.policy_accuracy, m.value_accuracy
             ),
             Event::Checkpoint(s) => eprintln!("checkpoint at step {s}"),
         },

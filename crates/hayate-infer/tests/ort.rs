@@ -5,13 +5,13 @@
 #![cfg(feature = "ort")]
 
 use hayate_core::Position;
-use hayate_mcts::ort_backend::OrtBackend;
-use hayate_mcts::{Backend, Batch, TractBackend};
+use hayate_infer::ort::OrtBackend;
+use hayate_infer::{Backend, Batch, TractBackend};
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../hayate-mcts/tests/data")
         .join(name)
 }
 

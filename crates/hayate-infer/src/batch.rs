@@ -1,6 +1,7 @@
-//! The one inference interface: a batch of dlshogi features in, policy logits and values out.
-//! The search never knows which backend runs (tract, ONNX Runtime, or a test backend).
+//! One batch of dlshogi inputs and the outputs a backend writes back: buffers allocated once
+//! and reused for every evaluation.
 
+use crate::backend::BackendError;
 use hayate_core::Position;
 use hayate_nn::{DlshogiFeatures, INPUT1_PLANES, INPUT2_PLANES, LABEL_NUM};
 
@@ -10,33 +11,6 @@ pub const INPUT1_LEN: usize = INPUT1_PLANES * 81;
 pub const INPUT2_LEN: usize = INPUT2_PLANES * 81;
 /// Policy logits per position (dlshogi's 2187 labels).
 pub const POLICY_LEN: usize = LABEL_NUM;
-
-/// Why a backend could not be built or could not run.
-#[derive(Debug, thiserror::Error)]
-pub enum BackendError {
-    /// The model file could not be read or understood.
-    #[error("cannot load model {path:?}: {message}")]
-    Load {
-        /// The file.
-        path: String,
-        /// What went wrong.
-        message: String,
-    },
-    /// The model does not have dlshogi's inputs and outputs.
-    #[error("model {path:?} has the wrong interface: {message}")]
-    Interface {
-        /// The file.
-        path: String,
-        /// What was expected and found.
-        message: String,
-    },
-    /// Inference failed.
-    #[error("inference failed: {0}")]
-    Run(String),
-    /// The backend is not available in this build or on this machine.
-    #[error("backend unavailable: {0}")]
-    Unavailable(String),
-}
 
 /// Inputs and outputs of one batched evaluation. Buffers are allocated once, for `capacity`
 /// positions, and reused for every batch.
@@ -127,16 +101,25 @@ impl Batch {
     }
 }
 
-/// A policy/value network that evaluates batches. Implementations fill `batch.policy` (logits,
-/// dlshogi label order) and `batch.value` (win probability for the side to move, in `[0, 1]`)
-/// for the `batch.len()` queued positions.
-pub trait Backend: Send {
-    /// A short description for logs (`tract resnet.onnx`).
-    fn name(&self) -> String;
-
-    /// Evaluates the queued positions of `batch`.
-    ///
-    /// # Errors
-    /// [`BackendError::Run`] when inference fails.
-    fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError>;
+/// Copies a network's outputs (`policy` logits, `value`s) into the batch's buffers, which must
+/// be the same sizes.
+///
+/// # Errors
+/// [`BackendError::Run`] when the sizes differ (a network with other outputs).
+pub fn copy_outputs(
+    (policy, value): (&[f32], &[f32]),
+    (policy_out, value_out): (&mut [f32], &mut [f32]),
+) -> Result<(), BackendError> {
+    if policy.len() != policy_out.len() || value.len() != value_out.len() {
+        return Err(BackendError::Run(format!(
+            "output sizes {} and {}, expected {} and {}",
+            policy.len(),
+            value.len(),
+            policy_out.len(),
+            value_out.len()
+        )));
+    }
+    policy_out.copy_from_slice(policy);
+    value_out.copy_from_slice(value);
+    Ok(())
 }

@@ -2,7 +2,8 @@
 //! equally likely, every position even) and [`RandomBackend`] (a fixed pseudo-random function of
 //! the input, like lc0's `random` network).
 
-use crate::backend::{Backend, BackendError, Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN};
+use crate::backend::{Backend, BackendError};
+use crate::batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN};
 
 /// Zero logits and a value of 0.5 for every position.
 #[derive(Clone, Copy, Debug, Default)]

@@ -1,14 +1,15 @@
 //! The tract backend against onnxruntime's outputs for the committed tiny net
-//! (`data/make_expected.py`), features computed by hayate-nn from the SFEN.
+//! (`hayate-mcts/tests/data/make_expected.py`, where the test nets live), features computed by
+//! hayate-nn from the SFEN.
 
 use hayate_core::Position;
-use hayate_mcts::backend::POLICY_LEN;
-use hayate_mcts::{Backend, Batch, TractBackend};
+use hayate_infer::POLICY_LEN;
+use hayate_infer::{Backend, Batch, TractBackend};
 use std::path::PathBuf;
 
 fn data(name: &str) -> PathBuf {
     PathBuf::from(env!("CARGO_MANIFEST_DIR"))
-        .join("tests/data")
+        .join("../hayate-mcts/tests/data")
         .join(name)
 }
 
@@ -91,14 +92,23 @@ fn tiny_resnet_matches_onnxruntime_in_one_batch_and_one_by_one() {
 }
 
 #[test]
-fn padded_and_symbolic_batches_agree() {
-    // Five positions run on the 8-position plan (padded) and on the symbolic-batch plan.
+fn padded_split_and_symbolic_batches_agree() {
+    // Five positions run on the 8-position plan (padded), split over two and three threads
+    // (chunks of 3+2 and 2+2+1 on padded plans), and on the symbolic-batch plan.
     let exp = expected();
-    let mut fixed = TractBackend::load(&data("tiny_resnet.onnx")).expect("load");
-    let mut symbolic = TractBackend::load(&data("tiny_resnet.onnx"))
-        .expect("load")
-        .symbolic_only();
-    for b in [&mut fixed as &mut dyn Backend, &mut symbolic] {
+    let load = || TractBackend::load(&data("tiny_resnet.onnx")).expect("load");
+    let mut fixed = load();
+    let mut two = load().with_threads(2);
+    let mut three = load().with_threads(3);
+    let mut symbolic = load().symbolic_only();
+    let mut split_symbolic = load().symbolic_only().with_threads(2);
+    for b in [
+        &mut fixed as &mut dyn Backend,
+        &mut two,
+        &mut three,
+        &mut symbolic,
+        &mut split_symbolic,
+    ] {
         let mut batch = Batch::new(5);
         for e in &exp[..5] {
             batch

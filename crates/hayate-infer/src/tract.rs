@@ -1,6 +1,7 @@
 //! The default backend: dlshogi-format ONNX files run by tract, pure Rust, nothing to install.
 
-use crate::backend::{Backend, BackendError, Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN};
+use crate::backend::{Backend, BackendError};
+use crate::batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN, copy_outputs};
 use hayate_nn::{INPUT1_PLANES, INPUT2_PLANES};
 use std::path::Path;
 use std::sync::Arc;
@@ -14,6 +15,8 @@ type Plan = Arc<TypedRunnableModel>;
 /// tract optimises much better for a known batch size, so plans are made (lazily) for batch
 /// sizes 1, 2, 4, 8, ... and a batch runs on the smallest plan that holds it, padded with
 /// empty positions. The plan with a symbolic batch serves when a fixed one cannot be made.
+/// A plan is shared by threads (each run has its own state), so [`TractBackend::with_threads`]
+/// splits a batch over several cores.
 #[derive(Debug)]
 pub struct TractBackend {
     path: String,
@@ -26,6 +29,8 @@ pub struct TractBackend {
     /// Index of `output_policy` and `output_value` among the plan's outputs.
     policy_out: usize,
     value_out: usize,
+    /// Threads one batch is split over.
+    threads: usize,
 }
 
 fn load_error(path: &str, e: impl std::fmt::Display) -> BackendError {
@@ -88,6 +93,7 @@ impl TractBackend {
             plan,
             policy_out,
             value_out,
+            threads: 1,
         };
         // One trial run checks the shapes now rather than in the middle of a game.
         let mut probe = Batch::new(1);
@@ -103,6 +109,22 @@ impl TractBackend {
     pub fn symbolic_only(mut self) -> TractBackend {
         self.use_fixed = false;
         self
+    }
+
+    /// Splits each batch over `threads` threads (at least 1): each runs its part on its own
+    /// plan state, so a batch of 16 on two threads is two batches of 8 at once.
+    pub fn with_threads(mut self, threads: usize) -> TractBackend {
+        self.threads = threads.max(1);
+        self
+    }
+
+    /// The plan for a chunk of `n` positions.
+    fn plan_for(&mut self, n: usize) -> ChunkPlan {
+        let size = n.next_power_of_two();
+        match self.use_fixed.then(|| self.fixed_plan(size)).flatten() {
+            Some(plan) => ChunkPlan::Fixed(plan, size),
+            None => ChunkPlan::Symbolic(self.plan.clone()),
+        }
     }
 
     /// The plan for batches of exactly `size` (a power of two), made on first use.
@@ -133,7 +155,7 @@ impl TractBackend {
 
 impl Backend for TractBackend {
     fn name(&self) -> String {
-        format!("tract {}", self.path)
+        format!("tract {} ({} threads)", self.path, self.threads)
     }
 
     fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError> {
@@ -141,57 +163,97 @@ impl Backend for TractBackend {
         if n == 0 {
             return Ok(());
         }
-        let run = |e: TractError| BackendError::Run(format!("{e:#}"));
-        let size = n.next_power_of_two();
-        let fixed = if self.use_fixed {
-            self.fixed_plan(size)
-        } else {
-            None
+        // The batch is cut in `parts` chunks, one per thread, each run on the plan for its size.
+        let parts = self.threads.clamp(1, n);
+        let chunk = n.div_ceil(parts);
+        let plan = self.plan_for(chunk);
+        let outs = (self.policy_out, self.value_out);
+        let in1 = batch.input1[..n * INPUT1_LEN].chunks(chunk * INPUT1_LEN);
+        let in2 = batch.input2[..n * INPUT2_LEN].chunks(chunk * INPUT2_LEN);
+        let policy = batch.policy[..n * POLICY_LEN].chunks_mut(chunk * POLICY_LEN);
+        let value = batch.value[..n].chunks_mut(chunk);
+        let mut jobs: Vec<Chunk<'_>> = in1
+            .zip(in2)
+            .zip(policy.zip(value))
+            .map(|((in1, in2), (policy, value))| Chunk {
+                in1,
+                in2,
+                policy,
+                value,
+            })
+            .collect();
+        let Some(last) = jobs.pop() else {
+            return Ok(());
         };
-        let outputs = match fixed {
-            Some(plan) => {
-                // Pad to the plan's size with empty positions (their outputs are ignored).
-                let mut in1 = Tensor::zero::<f32>(&[size, INPUT1_PLANES, 9, 9]).map_err(run)?;
-                let mut in2 = Tensor::zero::<f32>(&[size, INPUT2_PLANES, 9, 9]).map_err(run)?;
-                fill(&mut in1, batch.input1_used()).map_err(run)?;
-                fill(&mut in2, batch.input2_used()).map_err(run)?;
-                plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
-            }
-            None => {
-                let in1 = Tensor::from_shape(&[n, INPUT1_PLANES, 9, 9], batch.input1_used())
-                    .map_err(run)?;
-                let in2 = Tensor::from_shape(&[n, INPUT2_PLANES, 9, 9], batch.input2_used())
-                    .map_err(run)?;
-                self.plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
-            }
-        };
-        let (Some(policy), Some(value)) =
-            (outputs.get(self.policy_out), outputs.get(self.value_out))
-        else {
-            return Err(BackendError::Run("missing outputs".to_string()));
-        };
-        let policy = policy.try_as_plain_ram().map_err(run)?;
-        let policy = policy.as_slice::<f32>().map_err(run)?;
-        let value = value.try_as_plain_ram().map_err(run)?;
-        let value = value.as_slice::<f32>().map_err(run)?;
-        let (policy, value) = (
-            policy.get(..n * POLICY_LEN).unwrap_or(&[]),
-            value.get(..n).unwrap_or(&[]),
-        );
-        if policy.len() != n * POLICY_LEN || value.len() != n {
-            return Err(BackendError::Run(format!(
-                "output sizes {} and {}, expected {} and {n}",
-                policy.len(),
-                value.len(),
-                n * POLICY_LEN
-            )));
-        }
-        batch.policy[..n * POLICY_LEN].copy_from_slice(policy);
-        batch.value[..n].copy_from_slice(value);
-        debug_assert_eq!(batch.input1_used().len(), n * INPUT1_LEN);
-        debug_assert_eq!(batch.input2_used().len(), n * INPUT2_LEN);
-        Ok(())
+        let plan = &plan;
+        std::thread::scope(|s| {
+            let handles: Vec<_> = jobs
+                .into_iter()
+                .map(|job| {
+                    std::thread::Builder::new()
+                        .name("tract".into())
+                        .spawn_scoped(s, move || run_chunk(plan, outs, job))
+                })
+                .collect();
+            let mine = run_chunk(plan, outs, last);
+            handles
+                .into_iter()
+                .map(|h| match h {
+                    Ok(h) => h
+                        .join()
+                        .unwrap_or_else(|_| Err(BackendError::Run("tract panicked".into()))),
+                    Err(e) => Err(BackendError::Run(format!("cannot start a thread: {e}"))),
+                })
+                .fold(mine, Result::and)
+        })
     }
+}
+
+/// The plan a chunk runs on: made for `size` positions (padded), or symbolic in the batch.
+enum ChunkPlan {
+    Fixed(Plan, usize),
+    Symbolic(Plan),
+}
+
+/// One thread's part of a batch.
+struct Chunk<'a> {
+    in1: &'a [f32],
+    in2: &'a [f32],
+    policy: &'a mut [f32],
+    value: &'a mut [f32],
+}
+
+/// Runs one chunk and writes its outputs; `outs` are the indices of the policy and value
+/// outputs.
+fn run_chunk(plan: &ChunkPlan, outs: (usize, usize), job: Chunk<'_>) -> Result<(), BackendError> {
+    let run = |e: TractError| BackendError::Run(format!("{e:#}"));
+    let n = job.value.len();
+    let outputs = match plan {
+        ChunkPlan::Fixed(plan, size) => {
+            // Pad to the plan's size with empty positions (their outputs are ignored).
+            let mut in1 = Tensor::zero::<f32>(&[*size, INPUT1_PLANES, 9, 9]).map_err(run)?;
+            let mut in2 = Tensor::zero::<f32>(&[*size, INPUT2_PLANES, 9, 9]).map_err(run)?;
+            fill(&mut in1, job.in1).map_err(run)?;
+            fill(&mut in2, job.in2).map_err(run)?;
+            plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
+        }
+        ChunkPlan::Symbolic(plan) => {
+            let in1 = Tensor::from_shape(&[n, INPUT1_PLANES, 9, 9], job.in1).map_err(run)?;
+            let in2 = Tensor::from_shape(&[n, INPUT2_PLANES, 9, 9], job.in2).map_err(run)?;
+            plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
+        }
+    };
+    let (Some(policy), Some(value)) = (outputs.get(outs.0), outputs.get(outs.1)) else {
+        return Err(BackendError::Run("missing outputs".to_string()));
+    };
+    let policy = policy.try_as_plain_ram().map_err(run)?;
+    let policy = policy.as_slice::<f32>().map_err(run)?;
+    let value = value.try_as_plain_ram().map_err(run)?;
+    let value = value.as_slice::<f32>().map_err(run)?;
+    // A padded plan has more rows than the chunk: the first `n` are ours.
+    let policy = policy.get(..n * POLICY_LEN).unwrap_or(policy);
+    let value = value.get(..n).unwrap_or(value);
+    copy_outputs((policy, value), (job.policy, job.value))
 }
 
 /// Copies `data` to the start of `t`.
