@@ -114,23 +114,30 @@ fn panel(svg: &mut String, x0: f64, title: &str, train: &[(f64, f64)], val: &[(f
     }
 }
 
+/// `(step, f(row))` of the training (`validation` false) or validation rows.
+fn series(rows: &[Row], validation: bool, f: fn(&Row) -> f64) -> Vec<(f64, f64)> {
+    rows.iter()
+        .filter(|r| r.validation == validation)
+        .map(|r| (r.step, f(r)))
+        .collect()
+}
+
+/// An SVG document `width` wide and 300 high on white, left open for panels.
+fn svg_open(width: u32) -> String {
+    format!(
+        r##"<svg xmlns="http://www.w3.org/2000/svg" width="{width}" height="300" viewBox="0 0 {width} 300"><rect width="{width}" height="300" fill="white"/>"##
+    )
+}
+
 /// The SVG document of the loss alone (the NNUE trainer's metrics).
 pub fn loss_svg(rows: &[Row]) -> String {
-    let pick = |val: bool| -> Vec<(f64, f64)> {
-        rows.iter()
-            .filter(|r| r.validation == val)
-            .map(|r| (r.step, r.loss))
-            .collect()
-    };
-    let mut svg = String::from(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="420" height="300" viewBox="0 0 420 300"><rect width="420" height="300" fill="white"/>"##,
-    );
+    let mut svg = svg_open(420);
     panel(
         &mut svg,
         0.0,
         "loss (train blue, validation red)",
-        &smooth(&pick(false)),
-        &pick(true),
+        &smooth(&series(rows, false, |r| r.loss)),
+        &series(rows, true, |r| r.loss),
     );
     svg.push_str("</svg>\n");
     svg
@@ -138,15 +145,8 @@ pub fn loss_svg(rows: &[Row]) -> String {
 
 /// The SVG document for `rows` (training in blue, validation in red).
 pub fn metrics_svg(rows: &[Row]) -> String {
-    let pick = |val: bool, f: fn(&Row) -> f64| -> Vec<(f64, f64)> {
-        rows.iter()
-            .filter(|r| r.validation == val)
-            .map(|r| (r.step, f(r)))
-            .collect()
-    };
-    let mut svg = String::from(
-        r##"<svg xmlns="http://www.w3.org/2000/svg" width="840" height="300" viewBox="0 0 840 300"><rect width="840" height="300" fill="white"/>"##,
-    );
+    let pick = |val: bool, f: fn(&Row) -> f64| series(rows, val, f);
+    let mut svg = svg_open(840);
     panel(
         &mut svg,
         0.0,
