@@ -10,7 +10,7 @@
 
 use super::features::Sample;
 use crate::error::TrainError;
-use hayate_core::Color;
+use hayate_core::{Color, Move, Position};
 use hayate_nn::dataset::result_value;
 use hayate_records::{ErrorPolicy, GameResult, Hcpe, Hcpe3Reader, HcpeReader, Psv, PsvReader};
 use std::fs::File;
@@ -60,7 +60,7 @@ impl Format {
 pub struct Loaded {
     /// The samples, in file order.
     pub samples: Vec<Sample>,
-    /// Records skipped: corrupt, illegal, without kings, or beyond the score limit.
+    /// Records skipped: corrupt, illegal, without kings, or not kept by the [`Filter`].
     pub skipped: u64,
 }
 
@@ -103,21 +103,47 @@ fn result_for(r: GameResult, side: Color) -> i8 {
     (result_value(r, side) * 2.0) as i8 - 1
 }
 
-/// Pushes the sample of a position unless the score is beyond `max_score`; returns the
-/// number skipped (0 or 1).
+/// Which positions become samples.
+#[derive(Clone, Copy, Debug)]
+pub struct Filter {
+    /// Positions whose |score| is above this are skipped.
+    pub max_score: i16,
+    /// Skip positions in check and positions whose recorded best move captures: their score
+    /// is the outcome of an exchange under way, which no static evaluation can see (the
+    /// "smart FEN skipping" of nnue-pytorch; YaneuraOu's learner moves to the quiescence
+    /// leaf instead).
+    pub quiet_only: bool,
+}
+
+impl Default for Filter {
+    fn default() -> Filter {
+        Filter {
+            max_score: 32000,
+            quiet_only: false,
+        }
+    }
+}
+
+impl Filter {
+    /// Whether a position with this score and best move is kept.
+    fn keeps(&self, pos: &Position, score: i16, best: Option<Move>) -> bool {
+        score.unsigned_abs() <= self.max_score.unsigned_abs()
+            && !(self.quiet_only && (pos.in_check() || best.is_some_and(|m| m.is_capture())))
+    }
+}
+
+/// Pushes the sample of a position the filter keeps; returns the number skipped (0 or 1).
 fn push(
-    pos: Option<&hayate_core::Position>,
+    pos: Option<&Position>,
     score: i16,
+    best: impl FnOnce(&Position) -> Option<Move>,
     result: impl FnOnce(Color) -> i8,
-    max_score: i16,
+    filter: Filter,
     out: &mut Vec<Sample>,
 ) -> u64 {
     let sample = pos
-        .filter(|_| score.unsigned_abs() <= max_score.unsigned_abs())
-        .and_then(|p| {
-            let r = result(p.side_to_move());
-            Sample::new(p, score, r)
-        });
+        .filter(|p| filter.keeps(p, score, best(p)))
+        .and_then(|p| Sample::new(p, score, result(p.side_to_move())));
     match sample {
         Some(s) => {
             out.push(s);
@@ -127,14 +153,14 @@ fn push(
     }
 }
 
-/// Reads one file into `out`. Positions whose |score| exceeds `max_score` are skipped.
+/// Reads one file into `out`, the positions `filter` keeps.
 ///
 /// # Errors
 /// When the file cannot be opened, or an hcpe3 file's framing breaks.
 pub fn load_file(
     path: &Path,
     format: Format,
-    max_score: i16,
+    filter: Filter,
     threads: usize,
     out: &mut Loaded,
 ) -> Result<(), TrainError> {
@@ -152,8 +178,9 @@ pub fn load_file(
                     push(
                         p.position().ok().as_ref(),
                         p.score,
+                        |pos| p.best_move(pos),
                         |_| p.game_result,
-                        max_score,
+                        filter,
                         v,
                     )
                 },
@@ -172,8 +199,9 @@ pub fn load_file(
                     push(
                         h.position().ok().as_ref(),
                         h.eval,
+                        |pos| h.best_move(pos),
                         |c| result_for(res, c),
-                        max_score,
+                        filter,
                         v,
                     )
                 },
@@ -195,8 +223,14 @@ pub fn load_file(
                     let mut skipped = 0;
                     let replay = g.replay(|pos, info, _| {
                         if !info.candidates.is_empty() {
-                            skipped +=
-                                push(Some(pos), info.eval, |c| result_for(res, c), max_score, v);
+                            skipped += push(
+                                Some(pos),
+                                info.eval,
+                                |pos| info.move16.to_move(pos),
+                                |c| result_for(res, c),
+                                filter,
+                                v,
+                            );
                         }
                     });
                     skipped + u64::from(replay.is_err())
@@ -225,4 +259,47 @@ pub fn split_validation(
         if v { val.push(s) } else { train.push(s) }
     }
     (train, val)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn after(moves: &[&str]) -> Position {
+        let mut pos = Position::startpos();
+        for m in moves {
+            let mv = pos.parse_usi_move(m).expect("legal");
+            pos.do_move(mv);
+        }
+        pos
+    }
+
+    #[test]
+    fn quiet_filter_skips_captures_and_checks_only() {
+        let quiet = Filter {
+            max_score: 1000,
+            quiet_only: true,
+        };
+        let all = Filter {
+            quiet_only: false,
+            ..quiet
+        };
+        let pos = after(&["7g7f", "3c3d"]);
+        let capture = pos.parse_usi_move("8h2b+").ok();
+        let push = pos.parse_usi_move("2g2f").ok();
+        assert!(!quiet.keeps(&pos, 0, capture));
+        assert!(all.keeps(&pos, 0, capture));
+        assert!(quiet.keeps(&pos, 0, push));
+        assert!(quiet.keeps(&pos, 0, None));
+        assert!(
+            !quiet.keeps(&pos, 1001, push),
+            "the score limit still holds"
+        );
+        // White's king on 5a is checked by the rook on 5c.
+        let in_check = Position::from_sfen("4k4/9/4R4/9/9/9/9/9/4K4 w - 1").expect("sfen");
+        assert!(in_check.in_check());
+        let evasion = in_check.parse_usi_move("5a4a").ok();
+        assert!(!quiet.keeps(&in_check, 0, evasion));
+        assert!(all.keeps(&in_check, 0, evasion));
+    }
 }

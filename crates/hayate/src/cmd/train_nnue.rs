@@ -5,7 +5,7 @@
 use anyhow::{Context, bail};
 use hayate_core::Position;
 use hayate_eval::{Evaluator, Nnue};
-use hayate_train::nnue::data::{Format, Loaded, load_file, split_validation};
+use hayate_train::nnue::data::{Filter, Format, Loaded, load_file, split_validation};
 use hayate_train::nnue::export::load_nnbin;
 use hayate_train::nnue::loss::LossConfig;
 use hayate_train::nnue::optim::AdamConfig;
@@ -63,6 +63,10 @@ pub struct NnueArgs {
     /// Skip positions whose |score| is above this.
     #[arg(long, default_value_t = 32000)]
     max_score: i16,
+    /// Keep positions in check and positions whose best move captures (skipped by default:
+    /// their score is an exchange under way that no static evaluation sees).
+    #[arg(long)]
+    keep_noisy: bool,
     /// Train factor rows (P-only and K-only weights added to every HalfKP weight, folded in
     /// at export): helps with little data.
     #[arg(long)]
@@ -147,7 +151,11 @@ fn load(
             Some(FormatArg::Hcpe3) => Format::Hcpe3,
             None => Format::detect(f)?,
         };
-        load_file(f, fmt, a.max_score, threads, &mut out)
+        let filter = Filter {
+            max_score: a.max_score,
+            quiet_only: !a.keep_noisy,
+        };
+        load_file(f, fmt, filter, threads, &mut out)
             .with_context(|| format!("reading {}", f.display()))?;
     }
     Ok(out)
