@@ -252,6 +252,19 @@ byoyomi = 50
     }
 
     #[test]
+    fn the_nnue_gate_example_parses() {
+        let dir = Path::new("/repo/crates/hayate-arena/data");
+        let e = parse_engines(include_str!("../data/gate-nnue.example.toml"), dir).unwrap();
+        let names: Vec<&str> = e.iter().map(|e| e.name.as_str()).collect();
+        assert_eq!(names, ["nnue", "material", "kkpee9"]);
+        assert_eq!(e[0].path, dir.join("../../../target/release/hayate"));
+        assert!(
+            e[0].options
+                .contains(&("EvalFile".to_string(), "runs/nnue1/nn.bin".to_string()))
+        );
+    }
+
+    #[test]
     fn rejects_bad_files() {
         let dup = "[[engine]]\nname='a'\npath='x'\n[[engine]]\nname='a'\npath='y'\n";
         assert!(matches!(
