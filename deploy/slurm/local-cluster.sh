@@ -28,7 +28,9 @@ stop() {
 start() {
   local cpus=${1:-$(nproc)}
   if ! command -v slurmctld >/dev/null || ! command -v munged >/dev/null; then
-    DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends slurm-wlm munge >&2
+    local apt=(env DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends
+      slurm-wlm munge)
+    "${apt[@]}" >&2 || { apt-get update >&2 && "${apt[@]}" >&2; }
   fi
   stop
   rm -rf "$dir"

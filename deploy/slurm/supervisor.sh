@@ -107,7 +107,7 @@ run_generation() {
       local deps
       deps=$(awk 'NF {printf ":%s", $1}' <<<"$queue")
       scontrol update JobId="$TRAIN_JOB" Dependency="${deps:+afterok$deps}"
-      log "generation $gen: training $TRAIN_JOB now waits on ${deps:-nothing}"
+      log "generation $gen: training $TRAIN_JOB now waits on ${deps:+afterok$deps}${deps:-nothing}"
       relink=0
     fi
 

@@ -4,7 +4,8 @@
 # killed with `kill -9` in the middle of a shard. Checks: no partial shard is ever visible, the
 # supervisor resubmits that index, the killed index's shards are byte for byte those of an
 # undisturbed run, the data trained on is the sum of all shards, the gate decides and publishes
-# the net by content hash, and the loop finishes.
+# the net by content hash, and the loop finishes. A second generation then plays with the
+# published net (RUN/current), fine-tunes it and publishes the next one.
 #
 #   deploy/slurm/test-local.sh        (as root; installs slurm-wlm and munge when missing)
 # HAYATE: the binary (default target/release/hayate; build it with cargo build --release).
@@ -30,11 +31,12 @@ cleanup() {
 trap cleanup EXIT
 eval "$("$here/local-cluster.sh" env)"
 
-# A small loop: 4 workers x 400 positions in shards of 100, kkpee9 at depth 3; one epoch of
+# A small loop: 4 workers x 1500 positions in shards of 500 (a shard file fills in 8 KiB
+# writes: 205 positions), kkpee9 at depth 8; one epoch of
 # training; a 4-game gate at depth 2 that publishes whatever it gets (GATE_MIN_SCORE=0), so the
 # publishing path runs too.
 export RUN=$SLURM_LOCAL_DIR/run
-export WORKERS=4 PARALLEL=4 THREADS=1 POSITIONS=400 SHARD_SIZE=100 DEPTH=3 SEED=7
+export WORKERS=4 PARALLEL=4 THREADS=1 POSITIONS=1500 SHARD_SIZE=500 DEPTH=8 SEED=7
 export BOOTSTRAP_EVAL=kkpee9 EPOCHS=1 TRAIN_THREADS=2 TRAIN_ARGS="--batch 256 --warmup 2"
 export GATE_GAMES=4 GATE_CONCURRENCY=2 GATE_BYOYOMI=1000 GATE_GO="depth 2" GATE_MIN_SCORE=0
 export POLL=2 GRACE=4 MAX_RETRIES=2
@@ -63,10 +65,10 @@ supervisor_pid=$!
 # Wait until the victim is in the middle of its second shard, then kill its hayate process.
 first=$(shard $((victim * k)))
 second=$(shard $((victim * k + 1)))
-for _ in $(seq 600); do
+for _ in $(seq 1200); do
   [[ -e $first && -s $second.tmp ]] && break
   kill -0 "$supervisor_pid" || fail "the supervisor ended early: $(tail "$RUN/supervisor.log")"
-  sleep 0.2
+  sleep 0.1
 done
 [[ -e $first && -s $second.tmp ]] || fail "worker $victim never got to its second shard"
 job=$(squeue -h -r -n "hy-run-sp-0" -o '%A %K' | awk -v i="$victim" '$2 == i {print $1}')
@@ -117,5 +119,27 @@ hash=$(sha256sum "$RUN/gen-000/train/nn.bin" | cut -d' ' -f1)
 [[ $(readlink "$RUN/current") == "models/$hash.bin" ]] || fail "current -> $(readlink "$RUN/current")"
 cmp -s "$RUN/current" "$RUN/gen-000/train/nn.bin" || fail "the published net differs"
 
-echo "PASS: $WORKERS workers, $n shards, $trained positions trained on, worker $victim killed" \
-  "and resubmitted, gate: $decision; $(($(date +%s) - t0)) s"
+echo "generation 0 passed: $WORKERS workers, $n shards, $trained positions trained on, worker" \
+  "$victim killed and resubmitted, gate: $decision; $(($(date +%s) - t0)) s"
+
+# Generation 1 plays with the published net (RUN/current, followed between games), at depth 4
+# (a setting changed between generations in RUN/config.sh), fine-tunes it on the data of both
+# generations and gates the result against it.
+echo "DEPTH=4" >"$RUN/config.sh"
+"$here/supervisor.sh" 1 >"$RUN/supervisor-1.log" 2>&1 ||
+  fail "supervisor failed: $(tail "$RUN/supervisor-1.log")"
+cat "$RUN/supervisor-1.log"
+g1=$RUN/gen-001
+followed=$(grep -l -- "--nnue $RUN/current" "$g1"/logs/selfplay-*.out | wc -l)
+[[ $followed == "$WORKERS" ]] || fail "$followed of $WORKERS workers played with RUN/current"
+grep -q "starting from $RUN/models/$hash.bin" "$g1"/logs/train-*.out || fail "training did not start from $hash"
+[[ $(cat "$g1/train-positions") == $((2 * WORKERS * POSITIONS)) ]] || fail "generation 1 trained on $(cat "$g1/train-positions") positions"
+hash1=$(sha256sum "$g1/train/nn.bin" | cut -d' ' -f1)
+[[ $(cat "$g1/gate/decision") == "promoted $hash1 "* ]] || fail "gate 1: $(cat "$g1/gate/decision")"
+grep -q "EvalFile = \"$RUN/models/$hash.bin\"" "$g1/gate/engines.toml" || fail "gate 1 did not play the published net"
+[[ $(readlink "$RUN/current") == "models/$hash1.bin" ]] || fail "current -> $(readlink "$RUN/current")"
+[[ $(find "$RUN/models" -name '*.bin' | wc -l) == 2 && $(wc -l <"$RUN/models.log") == 2 ]] ||
+  fail "models: $(ls "$RUN/models")"
+
+echo "PASS: generation 0 (worker $victim killed and resubmitted; $trained positions) and" \
+  "generation 1 (played with the published net, fine-tuned from it); $(($(date +%s) - t0)) s"
