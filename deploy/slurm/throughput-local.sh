@@ -18,7 +18,7 @@ trap '"$here/local-cluster.sh" stop' EXIT
 eval "$("$here/local-cluster.sh" env)"
 
 echo "cores $(nproc), load before: $(cut -d' ' -f1-3 /proc/loadavg)"
-echo "tasks  positions/task  wall s  positions/s  per task/s"
+echo "tasks  positions/task  wall s  positions/s  per task/s  CPU s  positions/CPU-s"
 for n in 1 2 4; do
   export RUN=$SLURM_LOCAL_DIR/tp-$n WORKERS=$n PARALLEL=$n THREADS=1 DEPTH=$depth SEED=3
   export POSITIONS=$((total / n)) SHARD_SIZE=$((total / n)) BOOTSTRAP_EVAL=kkpee9
@@ -30,7 +30,11 @@ for n in 1 2 4; do
     END {printf "%.1f", e - s}' "${logs[@]}")
   done_positions=$(($(cat "$RUN"/gen-000/data/shard-*.psv | wc -c) / 40))
   per_task=$(grep -h '^positions' "${logs[@]}" | awk '{s += $6} END {printf "%.0f", s / NR}')
-  printf '%5d  %14d  %6s  %11.0f  %10s\n' "$n" "$POSITIONS" "$wall" \
-    "$(awk -v p="$done_positions" -v w="$wall" 'BEGIN {print p / w}')" "$per_task"
+  # `times` prints the children's user and system time as its second line: 0m12.345s 0m0.100s.
+  cpu=$(awk 'FNR == 1 {e = -9} /^end / {e = FNR} FNR == e + 2 {split($1 " " $2, t, /[ms ]+/)
+    s += t[1] * 60 + t[2] + t[3] * 60 + t[4]} END {printf "%.1f", s}' "${logs[@]}")
+  printf '%5d  %14d  %6s  %11.0f  %10s  %5s  %15.0f\n' "$n" "$POSITIONS" "$wall" \
+    "$(awk -v p="$done_positions" -v w="$wall" 'BEGIN {print p / w}')" "$per_task" "$cpu" \
+    "$(awk -v p="$done_positions" -v c="$cpu" 'BEGIN {print p / c}')"
 done
 echo "load after: $(cut -d' ' -f1-3 /proc/loadavg)"

@@ -4,14 +4,16 @@
 //! rewritten) and then points `current` at it by an atomic rename (a symlink, or a plain file
 //! renamed over the old one). Workers are started with `--nnue RUN/current`; before every game
 //! each thread asks [`FollowedNnue::current`], which looks at the file (the symlink's target,
-//! its length and modification time) and loads it again only when that changed. A file that
+//! its length and modification time; at most once per [`FollowedNnue::DEFAULT_INTERVAL`] per
+//! process, so a thousand nodes do not stat a shared file system between every game) and loads
+//! it again only when that changed. A file that
 //! does not load (half copied by a careless publisher, deleted) is skipped: the thread keeps
 //! the net it has and tries again when the file changes.
 
 use std::path::{Path, PathBuf};
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicU64, Ordering};
-use std::time::SystemTime;
+use std::time::{Duration, Instant, SystemTime};
 
 use hayate_eval::Nnue;
 use hayate_eval::nnue::{NnueError, NnueFault};
@@ -49,6 +51,8 @@ struct Loaded {
     net: Nnue,
     /// The last version that failed to load (not tried again until the file changes).
     bad: Option<Stamp>,
+    /// When the file was last looked at.
+    checked: Instant,
 }
 
 /// An NNUE file re-read between games when it changes; shared by all threads of a run, so a
@@ -57,6 +61,7 @@ pub struct FollowedNnue {
     path: PathBuf,
     loaded: Mutex<Loaded>,
     changes: AtomicU64,
+    interval: Duration,
 }
 
 impl std::fmt::Debug for FollowedNnue {
@@ -69,7 +74,11 @@ impl std::fmt::Debug for FollowedNnue {
 }
 
 impl FollowedNnue {
-    /// Loads the net `path` resolves to now.
+    /// The least time between two looks at the file.
+    pub const DEFAULT_INTERVAL: Duration = Duration::from_secs(5);
+
+    /// Loads the net `path` resolves to now; the file is looked at again at most once per
+    /// [`FollowedNnue::DEFAULT_INTERVAL`].
     ///
     /// # Errors
     /// The file cannot be resolved or is not a HalfKP 256x2-32-32 `nn.bin`.
@@ -86,9 +95,17 @@ impl FollowedNnue {
                 stamp,
                 net,
                 bad: None,
+                checked: Instant::now(),
             }),
             changes: AtomicU64::new(0),
+            interval: Self::DEFAULT_INTERVAL,
         })
+    }
+
+    /// The same, looking at the file at most once per `interval` (zero: before every game).
+    pub fn with_interval(mut self, interval: Duration) -> FollowedNnue {
+        self.interval = interval;
+        self
     }
 
     /// The followed path (e.g. `RUN/current`).
@@ -104,12 +121,15 @@ impl FollowedNnue {
     /// The net to play the next game with and the version it came from: the file is loaded
     /// again when its stamp changed and the new file loads; otherwise the net already held.
     pub fn current(&self) -> (Stamp, Nnue) {
-        let now = Stamp::of(&self.path).ok();
         let mut l = match self.loaded.lock() {
             Ok(l) => l,
             Err(poisoned) => poisoned.into_inner(),
         };
-        if let Some(now) = now
+        if l.checked.elapsed() < self.interval {
+            return (l.stamp.clone(), l.net.clone());
+        }
+        l.checked = Instant::now();
+        if let Ok(now) = Stamp::of(&self.path)
             && now != l.stamp
             && l.bad.as_ref() != Some(&now)
         {

@@ -2,7 +2,9 @@
 //! that does not load is skipped, and a run reloads the net once per change.
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
+use std::time::Duration;
 
 use hayate_core::Position;
 use hayate_core::player::Limits;
@@ -50,7 +52,9 @@ fn a_flipped_current_pointer_is_loaded_and_a_bad_file_skipped() {
     std::fs::write(dir.join("models/c.bin"), &broken).unwrap();
     point_current(&dir, "a");
 
-    let f = FollowedNnue::open(dir.join("current")).unwrap();
+    let f = FollowedNnue::open(dir.join("current"))
+        .unwrap()
+        .with_interval(Duration::ZERO);
     let (sa, na) = f.current();
     assert!(sa.target.ends_with("models/a.bin"), "{:?}", sa.target);
     assert_eq!(f.changes(), 0);
@@ -85,6 +89,24 @@ fn a_flipped_current_pointer_is_loaded_and_a_bad_file_skipped() {
 }
 
 #[test]
+fn the_file_is_looked_at_once_per_interval() {
+    let dir = temp_dir("interval");
+    write_net(&dir, "a", 1);
+    write_net(&dir, "b", 2);
+    point_current(&dir, "a");
+    let f = FollowedNnue::open(dir.join("current"))
+        .unwrap()
+        .with_interval(Duration::from_secs(2));
+    point_current(&dir, "b");
+    // Within the interval: the net held, without looking.
+    assert!(f.current().0.target.ends_with("models/a.bin"));
+    std::thread::sleep(Duration::from_millis(2100));
+    assert!(f.current().0.target.ends_with("models/b.bin"));
+    assert_eq!(f.changes(), 1);
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
+#[test]
 fn a_run_picks_up_a_new_net_between_games() {
     let dir = temp_dir("run");
     write_net(&dir, "a", 1);
@@ -92,7 +114,11 @@ fn a_run_picks_up_a_new_net_between_games() {
     point_current(&dir, "a");
     let cfg = Config {
         out_dir: dir.join("data"),
-        evaluation: Evaluation::nnue_file(dir.join("current")).unwrap(),
+        evaluation: Evaluation::NnueFile(Arc::new(
+            FollowedNnue::open(dir.join("current"))
+                .unwrap()
+                .with_interval(Duration::ZERO),
+        )),
         limits: Limits {
             depth: Some(1),
             ..Limits::default()
