@@ -105,7 +105,7 @@ run_generation() {
     if [[ $train == PENDING* ]] && ((${#gone[@]} == 0)) &&
       [[ $relink == 1 || $train == *DependencyNeverSatisfied* ]]; then
       local deps
-      deps=$(awk 'NF {printf ":%s", $1}' <<<"$queue")
+      deps=$(awk 'NF && !seen[$1]++ {printf ":%s", $1}' <<<"$queue")
       scontrol update JobId="$TRAIN_JOB" Dependency="${deps:+afterok$deps}"
       log "generation $gen: training $TRAIN_JOB now waits on ${deps:+afterok$deps}${deps:-nothing}"
       relink=0
