@@ -7,6 +7,7 @@ use std::sync::Arc;
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_eval::{Kkpee9, Material, Nnue, NnueError};
+use hayate_search::see::see_ge;
 use hayate_search::{AlphaBeta, Options};
 
 use crate::model::FollowedNnue;
@@ -51,9 +52,12 @@ impl Evaluation {
     }
 }
 
-/// A player that answers a uniformly random legal move when the position's move number is one
-/// of `plies`, and asks `inner` otherwise. Random moves report no score, so they are not
-/// written as training data.
+/// A player that answers a random move when the position's move number is one of `plies`, and
+/// asks `inner` otherwise. The random move is drawn uniformly from the legal moves that do not
+/// lose material on their square (static exchange ≥ 0; all legal moves when none is): a
+/// uniformly random legal move hangs a piece so often that most games are decided in the
+/// opening and the data is lopsided. Random moves report no score, so they are not written as
+/// training data.
 pub struct RandomAt {
     inner: Box<dyn Player>,
     plies: Vec<u32>,
@@ -95,12 +99,78 @@ impl Player for RandomAt {
         info: &mut dyn FnMut(&Info),
     ) -> BestMove {
         if self.plies.contains(&pos.game_ply()) {
-            let moves = pos.legal_moves();
+            let mut moves: Vec<_> = pos.legal_moves().iter().copied().collect();
+            let safe: Vec<_> = moves
+                .iter()
+                .copied()
+                .filter(|&m| see_ge(pos, m, 0))
+                .collect();
+            if !safe.is_empty() {
+                moves = safe;
+            }
             if !moves.is_empty() {
                 let best = moves[self.rng.below(moves.len() as u64) as usize];
                 return BestMove::Move { best, ponder: None };
             }
         }
         self.inner.think(pos, limits, signals, info)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hayate_core::player::Signals;
+
+    /// A player that must not be asked: every ply of the test is a random one.
+    struct Never;
+    impl Player for Never {
+        fn name(&self) -> String {
+            "never".into()
+        }
+        fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+            Ok(())
+        }
+        fn new_game(&mut self) {}
+        fn think(
+            &mut self,
+            _: &Position,
+            _: &Limits,
+            _: &Signals,
+            _: &mut dyn FnMut(&Info),
+        ) -> BestMove {
+            panic!("asked on a random ply")
+        }
+    }
+
+    #[test]
+    fn random_moves_do_not_hang_material() {
+        // White's horse on 8h attacks much of Black's camp: some legal moves lose material (a uniform draw of 300 would pick them about 30 times).
+        let mut pos = Position::startpos();
+        for m in [
+            "3i4h", "3c3d", "6i7h", "2b5e", "5g5f", "5e4d", "7g7f", "4d8h+",
+        ] {
+            let mv = pos.parse_usi_move(m).expect("legal");
+            pos.do_move(mv);
+        }
+        let legal = pos.legal_moves();
+        let losing = legal.iter().filter(|&&m| !see_ge(&pos, m, 0)).count();
+        assert!(
+            losing >= 3,
+            "{losing} of {} moves lose material",
+            legal.len()
+        );
+        let mut p = RandomAt::new(Box::new(Never));
+        let mut seen = std::collections::HashSet::new();
+        for seed in 0..300 {
+            p.set_random(vec![pos.game_ply()], Rng::new(seed));
+            let r = p.think(&pos, &Limits::default(), &Signals::default(), &mut |_| {});
+            let BestMove::Move { best, .. } = r else {
+                panic!("{r:?}")
+            };
+            assert!(see_ge(&pos, best, 0), "{} loses material", best.to_usi());
+            seen.insert(best);
+        }
+        assert!(seen.len() >= 10, "varied: {} distinct moves", seen.len());
     }
 }

@@ -80,7 +80,7 @@ fn gradients_match_finite_differences() {
         let (_, gy) = LOSS.loss(y, s);
         let mut grad = vec![0.0f32; DENSE_LEN];
         let mut g_acc = [[0.0f32; HALF]; 2];
-        backward(&m, &a, gy, &mut grad, &mut g_acc);
+        backward(&m, &m.l1_transposed(), &a, gy, &mut grad, &mut g_acc);
         let eps = 1e-3f32;
         let check = |m: &mut Model, analytic: f32, param: &mut dyn FnMut(&mut Model, f32)| {
             param(m, eps);
@@ -136,7 +136,14 @@ fn first_sparse_step_equals_the_dense_batch_gradient() {
         let (_, gy) = LOSS.loss(m0.forward(s, &mut a), s);
         let mut grad = vec![0.0f32; DENSE_LEN];
         let mut g_acc = [[0.0f32; HALF]; 2];
-        backward(&m0, &a, gy / batch.len() as f32, &mut grad, &mut g_acc);
+        backward(
+            &m0,
+            &m0.l1_transposed(),
+            &a,
+            gy / batch.len() as f32,
+            &mut grad,
+            &mut g_acc,
+        );
         for (slot, ga) in g_acc.iter().enumerate() {
             let mut rows = [0u32; MAX_ROWS];
             let n = s.rows(slot, true, &mut rows);

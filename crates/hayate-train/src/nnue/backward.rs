@@ -2,7 +2,7 @@
 //! gradient of the two feature-transformer sums returned for the sparse row update.
 
 use super::model::{Activations, FT_B, L1_B, L1_W, L2_B, L2_W, Model, OUT_B, OUT_W, axpy, dot};
-use hayate_eval::nnue::arch::{HALF, HIDDEN};
+use hayate_eval::nnue::arch::{HALF, HIDDEN, L1_IN};
 
 /// Whether a clipped unit passes gradient (strictly inside `(0, 1)`).
 #[inline(always)]
@@ -12,9 +12,11 @@ fn live(z: f32) -> bool {
 
 /// Backpropagates `gy = dL/dy` through the activations `a` of one forward pass: adds the
 /// dense gradients into `grad` (laid out as `Model::dense`) and writes the gradient of the
-/// feature-transformer sums (side to move first) into `g_acc`.
+/// feature-transformer sums (side to move first) into `g_acc`. `w1t` is
+/// [`Model::l1_transposed`].
 pub fn backward(
     m: &Model,
+    w1t: &[f32],
     a: &Activations,
     gy: f32,
     grad: &mut [f32],
@@ -41,19 +43,25 @@ pub fn backward(
         }
     }
     axpy(&mut grad[L1_B..L2_W], 1.0, &g_z1);
+    let mut g_x = [0.0f32; L1_IN];
+    for (k, &g) in g_z1.iter().enumerate() {
+        if g != 0.0 {
+            axpy(&mut g_x, g, &w1t[k * L1_IN..(k + 1) * L1_IN]);
+        }
+    }
     for (slot, g) in g_acc.iter_mut().enumerate() {
-        for (j, gj) in g.iter_mut().enumerate() {
-            let i = slot * HALF + j;
-            let row = L1_W + i * HIDDEN..L1_W + (i + 1) * HIDDEN;
-            let x = a.x[i];
+        let xs = slot * HALF..(slot + 1) * HALF;
+        for (i, &x) in xs.clone().zip(&a.x[xs.clone()]) {
             if x != 0.0 {
-                axpy(&mut grad[row.clone()], x, &g_z1);
+                axpy(
+                    &mut grad[L1_W + i * HIDDEN..L1_W + (i + 1) * HIDDEN],
+                    x,
+                    &g_z1,
+                );
             }
-            *gj = if live(a.acc[slot][j]) {
-                dot(&d[row], &g_z1)
-            } else {
-                0.0
-            };
+        }
+        for ((gj, &gx), &acc) in g.iter_mut().zip(&g_x[xs]).zip(&a.acc[slot]) {
+            *gj = if live(acc) { gx } else { 0.0 };
         }
         axpy(&mut grad[FT_B..L1_W], 1.0, g);
     }

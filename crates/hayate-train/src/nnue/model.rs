@@ -29,6 +29,9 @@ pub const OUT_B: usize = OUT_W + HIDDEN;
 /// Length of the dense vector.
 pub const DENSE_LEN: usize = OUT_B + 1;
 
+/// Columns of the feature transformer summed together (eight AVX2 registers).
+const FT_BLOCK: usize = 64;
+
 /// Engine units per unit of `y` (the eval of `y = 1`).
 pub const EVAL_PER_Y: f32 = 600.0;
 
@@ -119,6 +122,22 @@ pub fn dot(a: &[f32], b: &[f32]) -> f32 {
     s.iter().sum::<f32>() + tail
 }
 
+/// A hidden layer: `bias + Σ input[i] · w[i]` over the non-zero inputs, `w` input-major. The
+/// sums are a local array, so that they stay in registers.
+#[inline(always)]
+fn layer(bias: &[f32], w: &[f32], input: &[f32]) -> [f32; HIDDEN] {
+    let mut z = [0.0f32; HIDDEN];
+    z.copy_from_slice(bias);
+    for (&x, row) in input.iter().zip(w.chunks_exact(HIDDEN)) {
+        if x != 0.0 {
+            for (z, &w) in z.iter_mut().zip(row) {
+                *z += x * w;
+            }
+        }
+    }
+    z
+}
+
 /// `x` clipped to `[0, 1]`.
 #[inline(always)]
 fn clip01(x: f32) -> f32 {
@@ -173,19 +192,44 @@ impl Model {
         &self.ft[r * HALF..(r + 1) * HALF]
     }
 
+    /// `acc = bias + Σ rows`, a block of [`FT_BLOCK`] columns at a time so that the block's
+    /// sums stay in registers while the rows stream by.
+    #[inline]
+    fn ft_sum(&self, bias: &[f32], rows: &[u32], acc: &mut [f32; HALF]) {
+        for b in (0..HALF).step_by(FT_BLOCK) {
+            let mut sum = [0.0f32; FT_BLOCK];
+            sum.copy_from_slice(&bias[b..b + FT_BLOCK]);
+            for &r in rows {
+                let row = &self.ft[r as usize * HALF + b..r as usize * HALF + b + FT_BLOCK];
+                for (v, &w) in sum.iter_mut().zip(row) {
+                    *v += w;
+                }
+            }
+            acc[b..b + FT_BLOCK].copy_from_slice(&sum);
+        }
+    }
+
+    /// The first layer's weights output-major (`[32][512]`): the backward pass takes the
+    /// gradient of its inputs as a sum of these rows scaled by the (often zero) output
+    /// gradients. Derived once per step.
+    pub fn l1_transposed(&self) -> Vec<f32> {
+        let mut t = vec![0.0; L1_IN * HIDDEN];
+        for (i, row) in self.dense[L1_W..L1_B].chunks_exact(HIDDEN).enumerate() {
+            for (k, &w) in row.iter().enumerate() {
+                t[k * L1_IN + i] = w;
+            }
+        }
+        t
+    }
+
     /// The forward pass of `s` into `a`; returns `y` (the eval is `600 y`).
     pub fn forward(&self, s: &Sample, a: &mut Activations) -> f32 {
         let d = &self.dense;
         let mut rows = [0u32; MAX_ROWS];
         for slot in 0..2 {
             let acc = &mut a.acc[slot];
-            acc.copy_from_slice(&d[FT_B..L1_W]);
             let n = s.rows(slot, self.factorised, &mut rows);
-            for &r in &rows[..n] {
-                for (v, &w) in acc.iter_mut().zip(self.ft_row(r as usize)) {
-                    *v += w;
-                }
-            }
+            self.ft_sum(&d[FT_B..L1_W], &rows[..n], acc);
             for (x, &v) in a.x[slot * HALF..(slot + 1) * HALF]
                 .iter_mut()
                 .zip(acc.iter())
@@ -193,21 +237,11 @@ impl Model {
                 *x = clip01(v);
             }
         }
-        a.z1.copy_from_slice(&d[L1_B..L2_W]);
-        for (i, &x) in a.x.iter().enumerate() {
-            if x != 0.0 {
-                axpy(&mut a.z1, x, &d[L1_W + i * HIDDEN..L1_W + (i + 1) * HIDDEN]);
-            }
-        }
+        a.z1 = layer(&d[L1_B..L2_W], &d[L1_W..L1_B], &a.x);
         for (h, &z) in a.h1.iter_mut().zip(&a.z1) {
             *h = clip01(z);
         }
-        a.z2.copy_from_slice(&d[L2_B..OUT_W]);
-        for (i, &h) in a.h1.iter().enumerate() {
-            if h != 0.0 {
-                axpy(&mut a.z2, h, &d[L2_W + i * HIDDEN..L2_W + (i + 1) * HIDDEN]);
-            }
-        }
+        a.z2 = layer(&d[L2_B..OUT_W], &d[L2_W..L2_B], &a.h1);
         for (h, &z) in a.h2.iter_mut().zip(&a.z2) {
             *h = clip01(z);
         }
