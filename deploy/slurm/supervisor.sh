@@ -106,8 +106,9 @@ run_generation() {
       [[ $relink == 1 || $train == *DependencyNeverSatisfied* ]]; then
       local deps
       deps=$(awk 'NF && !seen[$1]++ {printf ":%s", $1}' <<<"$queue")
-      scontrol update JobId="$TRAIN_JOB" Dependency="${deps:+afterok$deps}"
-      log "generation $gen: training $TRAIN_JOB now waits on ${deps:+afterok$deps}${deps:-nothing}"
+      deps=${deps:+afterok$deps}
+      scontrol update JobId="$TRAIN_JOB" Dependency="$deps"
+      log "generation $gen: training $TRAIN_JOB now waits on ${deps:-nothing}"
       relink=0
     fi
 
