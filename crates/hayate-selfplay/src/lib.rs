@@ -7,6 +7,9 @@
 //! temporary name, renamed when whole), so a killed run loses at most the shards in progress
 //! and a restart continues without overwriting. Every random choice of a shard comes from a
 //! generator seeded by (seed, shard index): a shard's bytes do not depend on the thread count.
+//! With [`Evaluation::NnueFile`] the net is re-read between games when its file changes (a
+//! `current` pointer renamed by a training loop, see [`model`]); a shard's bytes then also
+//! depend on the nets it was played with.
 //!
 //! ```no_run
 //! use hayate_core::player::Limits;
@@ -34,6 +37,7 @@
 #![deny(missing_docs)]
 
 pub mod data;
+pub mod model;
 pub mod openings;
 pub mod players;
 pub mod rng;
@@ -41,6 +45,7 @@ mod run;
 pub mod shard;
 
 pub use data::{DataFormat, encode_game, score_i16};
+pub use model::FollowedNnue;
 pub use openings::{Opening, OpeningError, parse_openings};
 pub use players::{Evaluation, RandomAt};
 pub use run::{Config, RandomMoves, SelfplayError, Summary, run};

@@ -1,12 +1,16 @@
 //! The in-process players of self-play: an αβ searcher over the chosen evaluation, wrapped so
 //! that it plays a random legal move at chosen plies (variety in the opening).
 
+use std::path::Path;
+use std::sync::Arc;
+
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
-use hayate_eval::{Kkpee9, Material, Nnue};
+use hayate_eval::{Kkpee9, Material, Nnue, NnueError};
 use hayate_search::see::see_ge;
 use hayate_search::{AlphaBeta, Options};
 
+use crate::model::FollowedNnue;
 use crate::rng::Rng;
 
 /// The evaluation the searchers use. Cloning shares the tables (KKPEE9, NNUE) between threads.
@@ -18,10 +22,21 @@ pub enum Evaluation {
     Kkpee9(Kkpee9),
     /// An NNUE HalfKP network.
     Nnue(Nnue),
+    /// An NNUE file (e.g. a `current` symlink) re-read between games when it changes.
+    NnueFile(Arc<FollowedNnue>),
 }
 
 impl Evaluation {
-    /// A single-threaded αβ player with a `hash_mb` transposition table.
+    /// Follows the NNUE file `path`: loaded now, and again between games whenever it changes.
+    ///
+    /// # Errors
+    /// The file cannot be resolved or is not a HalfKP 256x2-32-32 `nn.bin`.
+    pub fn nnue_file(path: impl AsRef<Path>) -> Result<Evaluation, NnueError> {
+        Ok(Evaluation::NnueFile(Arc::new(FollowedNnue::open(path)?)))
+    }
+
+    /// A single-threaded αβ player with a `hash_mb` transposition table (a followed file
+    /// plays with the net it holds now).
     pub fn player(&self, hash_mb: usize) -> Box<dyn Player> {
         let o = Options {
             hash_mb,
@@ -32,6 +47,7 @@ impl Evaluation {
             Evaluation::Material => Box::new(AlphaBeta::with_options(Material, o)),
             Evaluation::Kkpee9(t) => Box::new(AlphaBeta::with_options(t.clone(), o)),
             Evaluation::Nnue(n) => Box::new(AlphaBeta::with_options(n.clone(), o)),
+            Evaluation::NnueFile(f) => Box::new(AlphaBeta::with_options(f.current().1, o)),
         }
     }
 }

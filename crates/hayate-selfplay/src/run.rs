@@ -11,6 +11,7 @@ use hayate_core::game::{FinishedGame, GameRules, ScoreAdjudication, Side, play_g
 use hayate_core::player::Limits;
 
 use crate::data::{DataFormat, encode_game};
+use crate::model::Stamp;
 use crate::openings::Opening;
 use crate::players::{Evaluation, RandomAt};
 use crate::rng::Rng;
@@ -133,6 +134,8 @@ pub struct Summary {
     pub results: [u64; 3],
     /// Games by end reason.
     pub reasons: BTreeMap<String, u64>,
+    /// Times a followed net file changed and was loaded again ([`Evaluation::NnueFile`]).
+    pub net_changes: u64,
     /// Wall time.
     pub elapsed: Duration,
     /// Threads used.
@@ -172,8 +175,16 @@ impl Summary {
             .iter()
             .map(|(k, v)| format!("{k} {v}"))
             .collect();
+        let nets = if self.net_changes > 0 {
+            format!(
+                "net reloaded {} times (its file changed)\n",
+                self.net_changes
+            )
+        } else {
+            String::new()
+        };
         format!(
-            "shards {} written, {} already present\ngames {} (black {} white {} draw {}): {}\n\
+            "shards {} written, {} already present\n{nets}games {} (black {} white {} draw {}): {}\n\
              positions {} in {:.1} s: {:.1}/s, {:.1}/s per thread ({} threads)\n",
             self.shards_written,
             self.shards_present,
@@ -232,6 +243,9 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
     for r in results {
         total.merge(&r?);
     }
+    if let Evaluation::NnueFile(f) = &cfg.evaluation {
+        total.net_changes = f.changes();
+    }
     total.elapsed = t0.elapsed();
     Ok(total)
 }
@@ -241,10 +255,7 @@ fn worker_thread(
     queue: &Mutex<std::vec::IntoIter<(u64, u64)>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Summary, SelfplayError> {
-    let mut players = [
-        RandomAt::new(cfg.evaluation.player(cfg.hash_mb)),
-        RandomAt::new(cfg.evaluation.player(cfg.hash_mb)),
-    ];
+    let mut players = Players::new(cfg);
     let mut summary = Summary::default();
     loop {
         let next = queue.lock().ok().and_then(|mut q| q.next());
@@ -255,12 +266,47 @@ fn worker_thread(
     }
 }
 
+/// The two players of a thread and the version of the followed net they play with.
+struct Players {
+    pair: [RandomAt; 2],
+    stamp: Option<Stamp>,
+}
+
+impl Players {
+    fn new(cfg: &Config) -> Players {
+        let (evaluation, stamp) = match &cfg.evaluation {
+            Evaluation::NnueFile(f) => {
+                let (stamp, net) = f.current();
+                (Evaluation::Nnue(net), Some(stamp))
+            }
+            other => (other.clone(), None),
+        };
+        Players {
+            pair: [
+                RandomAt::new(evaluation.player(cfg.hash_mb)),
+                RandomAt::new(evaluation.player(cfg.hash_mb)),
+            ],
+            stamp,
+        }
+    }
+
+    /// Between games: new players (with new tables, which a new game clears anyway) when the
+    /// followed net changed.
+    fn refresh(&mut self, cfg: &Config) {
+        if let Evaluation::NnueFile(f) = &cfg.evaluation
+            && self.stamp.as_ref() != Some(&f.current().0)
+        {
+            *self = Players::new(cfg);
+        }
+    }
+}
+
 /// Plays games until shard `index` holds `size` positions, then renames it into place.
 fn write_shard(
     cfg: &Config,
     index: u64,
     size: u64,
-    players: &mut [RandomAt; 2],
+    players: &mut Players,
     summary: &mut Summary,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), SelfplayError> {
@@ -275,7 +321,8 @@ fn write_shard(
     let (mut written, mut empty) = (0u64, 0u32);
     let mut buf = Vec::new();
     while written < size {
-        let game = play_one(cfg, &mut rng, players);
+        players.refresh(cfg);
+        let game = play_one(cfg, &mut rng, &mut players.pair);
         buf.clear();
         let n = encode_game(&game, cfg.format, (size - written) as usize, &mut buf)?;
         w.write(&buf).map_err(io)?;

@@ -25,7 +25,8 @@ pub struct Args {
     /// Evaluation of both players: kkpee9, material or nnue.
     #[arg(long, default_value = "kkpee9")]
     eval: String,
-    /// The NNUE file for `--eval nnue`.
+    /// The NNUE file for `--eval nnue`; re-read between games when it changes (point it at a
+    /// training loop's `current` symlink).
     #[arg(long, default_value = "eval/nn.bin")]
     nnue: PathBuf,
     /// Search depth per move (the default when neither --depth nor --nodes is given: 6).
@@ -82,10 +83,8 @@ fn evaluation(a: &Args) -> anyhow::Result<Evaluation> {
     Ok(match a.eval.as_str() {
         "material" => Evaluation::Material,
         "kkpee9" => Evaluation::Kkpee9(hayate_eval::Kkpee9::new()),
-        "nnue" => Evaluation::Nnue(
-            hayate_eval::Nnue::load(&a.nnue)
-                .with_context(|| format!("loading {}", a.nnue.display()))?,
-        ),
+        "nnue" => Evaluation::nnue_file(&a.nnue)
+            .with_context(|| format!("loading {}", a.nnue.display()))?,
         other => anyhow::bail!("unknown evaluation {other:?} (kkpee9, material or nnue)"),
     })
 }
