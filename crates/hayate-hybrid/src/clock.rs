@@ -1,0 +1,102 @@
+//! One clock for both sides: they search concurrently under the same limits, less the time
+//! kept back for the verification search that may follow (`Hybrid_VerifyTime`, at most a
+//! quarter of a byoyomi or movetime, a tenth of the main time). Each side keeps its own
+//! `NetworkDelay` margin inside what it is given, so the whole move still ends within the
+//! clock.
+
+use hayate_core::Color;
+use hayate_core::Move;
+use hayate_core::player::Limits;
+use std::time::Duration;
+
+/// The limits of the two sides and of the verification search.
+#[derive(Clone, Debug)]
+pub struct Budget {
+    /// What both sides search under.
+    pub sides: Limits,
+    /// The verification's time (`None`: only its depth limits it).
+    pub verify: Option<Duration>,
+}
+
+/// Splits `limits` for `us`: `reserve` is kept back for the verification (zero: none).
+pub fn split(limits: &Limits, us: Color, reserve: Duration) -> Budget {
+    let mut sides = limits.clone();
+    let keep = |total: Duration, share: u32| reserve.min(total / share);
+    let verify = if reserve.is_zero() || limits.infinite {
+        None
+    } else if let Some(mt) = limits.movetime {
+        let r = keep(mt, 4);
+        sides.movetime = Some(mt - r);
+        Some(r)
+    } else if let Some(byo) = limits.byoyomi.filter(|b| !b.is_zero()) {
+        let r = keep(byo, 4);
+        sides.byoyomi = Some(byo - r);
+        Some(r)
+    } else if let Some(main) = limits.time[us.index()] {
+        let inc = limits.increment[us.index()].unwrap_or_default();
+        let r = keep(main + inc, 10).min(main);
+        sides.time[us.index()] = Some(main - r);
+        Some(r)
+    } else {
+        None
+    };
+    Budget { sides, verify }
+}
+
+/// The verification search of `dl_move`: that root move only, to `depth`, within `time`.
+pub fn verify_limits(dl_move: Move, depth: u32, time: Option<Duration>) -> Limits {
+    Limits {
+        movetime: time,
+        depth: Some(depth),
+        search_moves: vec![dl_move],
+        ..Limits::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const MS: fn(u64) -> Duration = Duration::from_millis;
+
+    #[test]
+    fn byoyomi_keeps_back_the_reserve_up_to_a_quarter() {
+        let go = Limits {
+            time: [Some(MS(0)); 2],
+            byoyomi: Some(MS(300)),
+            ..Limits::default()
+        };
+        let b = split(&go, Color::Black, MS(100));
+        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(225)), Some(MS(75))));
+        let b = split(&go, Color::Black, MS(50));
+        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(250)), Some(MS(50))));
+        let b = split(&go, Color::Black, Duration::ZERO);
+        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(300)), None));
+    }
+
+    #[test]
+    fn main_time_and_movetime_pay_the_reserve_and_depth_limits_do_not() {
+        let sudden = Limits {
+            time: [Some(MS(60_000)), Some(MS(500))],
+            ..Limits::default()
+        };
+        let b = split(&sudden, Color::Black, MS(100));
+        assert_eq!(
+            (b.sides.time[0], b.verify),
+            (Some(MS(59_900)), Some(MS(100)))
+        );
+        let b = split(&sudden, Color::White, MS(100));
+        assert_eq!((b.sides.time[1], b.verify), (Some(MS(450)), Some(MS(50))));
+        let fixed = Limits {
+            movetime: Some(MS(1000)),
+            ..Limits::default()
+        };
+        let b = split(&fixed, Color::Black, MS(100));
+        assert_eq!((b.sides.movetime, b.verify), (Some(MS(900)), Some(MS(100))));
+        let depth = Limits {
+            depth: Some(5),
+            ..Limits::default()
+        };
+        assert_eq!(split(&depth, Color::Black, MS(100)).verify, None);
+    }
+}
