@@ -43,10 +43,10 @@ pub fn split(limits: &Limits, us: Color, reserve: Duration) -> Budget {
     Budget { sides, verify }
 }
 
-/// The verification search of `dl_move`: that root move only, to `depth`, within `time`.
-pub fn verify_limits(dl_move: Move, depth: u32, time: Option<Duration>) -> Limits {
+/// The verification search of `dl_move`: that root move only, to `depth` (its time is
+/// kept by [`crate::verify`]).
+pub fn verify_limits(dl_move: Move, depth: u32) -> Limits {
     Limits {
-        movetime: time,
         depth: Some(depth),
         search_moves: vec![dl_move],
         ..Limits::default()
