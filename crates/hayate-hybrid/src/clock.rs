@@ -1,6 +1,7 @@
 //! One clock for both sides: they search concurrently under the same limits, less the time
 //! kept back for the verification search that may follow (`Hybrid_VerifyTime`, at most a
-//! quarter of a byoyomi or movetime, a tenth of the main time). Each side keeps its own
+//! tenth of a byoyomi, movetime or main time: a verification on αβ's warm table takes a few
+//! milliseconds, and what is reserved is lost to both sides). Each side keeps its own
 //! `NetworkDelay` margin inside what it is given, so the whole move still ends within the
 //! clock.
 
@@ -25,11 +26,11 @@ pub fn split(limits: &Limits, us: Color, reserve: Duration) -> Budget {
     let verify = if reserve.is_zero() || limits.infinite {
         None
     } else if let Some(mt) = limits.movetime {
-        let r = keep(mt, 4);
+        let r = keep(mt, 10);
         sides.movetime = Some(mt - r);
         Some(r)
     } else if let Some(byo) = limits.byoyomi.filter(|b| !b.is_zero()) {
-        let r = keep(byo, 4);
+        let r = keep(byo, 10);
         sides.byoyomi = Some(byo - r);
         Some(r)
     } else if let Some(main) = limits.time[us.index()] {
@@ -60,16 +61,16 @@ mod tests {
     const MS: fn(u64) -> Duration = Duration::from_millis;
 
     #[test]
-    fn byoyomi_keeps_back_the_reserve_up_to_a_quarter() {
+    fn byoyomi_keeps_back_the_reserve_up_to_a_tenth() {
         let go = Limits {
             time: [Some(MS(0)); 2],
             byoyomi: Some(MS(300)),
             ..Limits::default()
         };
         let b = split(&go, Color::Black, MS(100));
-        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(225)), Some(MS(75))));
-        let b = split(&go, Color::Black, MS(50));
-        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(250)), Some(MS(50))));
+        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(270)), Some(MS(30))));
+        let b = split(&go, Color::Black, MS(20));
+        assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(280)), Some(MS(20))));
         let b = split(&go, Color::Black, Duration::ZERO);
         assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(300)), None));
     }
@@ -93,6 +94,12 @@ mod tests {
         };
         let b = split(&fixed, Color::Black, MS(100));
         assert_eq!((b.sides.movetime, b.verify), (Some(MS(900)), Some(MS(100))));
+        let short = Limits {
+            movetime: Some(MS(500)),
+            ..Limits::default()
+        };
+        let b = split(&short, Color::Black, MS(100));
+        assert_eq!((b.sides.movetime, b.verify), (Some(MS(450)), Some(MS(50))));
         let depth = Limits {
             depth: Some(5),
             ..Limits::default()

@@ -506,4 +506,43 @@ mod tests {
             "{said:?}"
         );
     }
+
+    #[test]
+    fn a_hybrid_with_no_usable_side_falls_back_and_one_side_is_enough() {
+        let mut h = EngineHost::new();
+        h.set_option("EvalType", "hybrid").expect("ok");
+        h.set_option("Hybrid_AlphaBeta", "nnue").expect("ok");
+        h.set_option("EvalFile", "/no/such/nn.bin").expect("ok");
+        h.set_option("DNN_Model", "/no/such/model.onnx")
+            .expect("ok");
+        h.set_option("USI_Hash", "1").expect("ok");
+        let err = h.prepare().expect_err("neither side can play");
+        assert!(
+            err.contains("kkpee9") && err.contains("/no/such/nn.bin"),
+            "{err}"
+        );
+        // The αβ side alone is enough: the hybrid is built, says what is missing, and plays.
+        h.set_option("Hybrid_AlphaBeta", "kkpee9").expect("ok");
+        let err = h.prepare().expect_err("the model is missing");
+        assert!(err.contains("αβ side alone"), "{err}");
+        let mut said = Vec::new();
+        let best = h.think(
+            &Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").expect("sfen"),
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            &Signals::new(),
+            &mut |i: &Info| said.extend(i.string.clone()),
+        );
+        assert!(matches!(best, BestMove::Move { best, .. } if best.to_usi() == "G*5b"));
+        assert!(
+            said.iter().any(|s| s.contains("/no/such/model.onnx")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().any(|s| s.starts_with("hybrid: ab G*5b")),
+            "{said:?}"
+        );
+    }
 }
