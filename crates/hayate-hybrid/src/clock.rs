@@ -5,10 +5,10 @@
 //! `NetworkDelay` margin inside what it is given, so the whole move still ends within the
 //! clock.
 
-use hayate_core::Color;
-use hayate_core::Move;
 use hayate_core::player::Limits;
-use std::time::Duration;
+use hayate_core::{Color, Move};
+use hayate_search::timeman::{TimeOptions, plan};
+use std::time::{Duration, Instant};
 
 /// The limits of the two sides and of the verification search.
 #[derive(Clone, Debug)]
@@ -17,6 +17,38 @@ pub struct Budget {
     pub sides: Limits,
     /// The verification's time (`None`: only its depth limits it).
     pub verify: Option<Duration>,
+}
+
+/// The hybrid's own watch over the sides: however late a side's thread starts on a loaded
+/// machine, both are stopped when the sides' hard limit has passed since `go` (or
+/// `ponderhit`).
+#[derive(Clone, Copy, Debug)]
+pub struct Watch {
+    /// When the clock started: the `go`, until a `ponderhit` restarts it.
+    pub start: Instant,
+    /// The sides' hard limit (`None`: no clock, or pondering).
+    pub hard: Option<Duration>,
+}
+
+impl Watch {
+    /// The watch for sides searching under `sides` (already split) for `us` at `ply`, with
+    /// `network_delay_ms` kept back as the αβ player keeps it.
+    pub fn new(sides: &Limits, us: Color, ply: u32, network_delay_ms: u64) -> Watch {
+        let opts = TimeOptions {
+            network_delay_ms,
+            ..TimeOptions::default()
+        };
+        Watch {
+            start: Instant::now(),
+            hard: plan(sides, us, ply, &opts).maximum,
+        }
+    }
+
+    /// Whether the sides' time is up (never while pondering or in `go infinite`).
+    pub fn is_up(&self, limits: &Limits, ponderhit: bool) -> bool {
+        let running = !limits.infinite && (!limits.ponder || ponderhit);
+        running && self.hard.is_some_and(|h| self.start.elapsed() >= h)
+    }
 }
 
 /// Splits `limits` for `us`: `reserve` is kept back for the verification (zero: none).
@@ -73,6 +105,29 @@ mod tests {
         assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(280)), Some(MS(20))));
         let b = split(&go, Color::Black, Duration::ZERO);
         assert_eq!((b.sides.byoyomi, b.verify), (Some(MS(300)), None));
+    }
+
+    #[test]
+    fn the_watch_runs_out_at_the_sides_hard_limit_but_not_while_pondering() {
+        let sides = Limits {
+            byoyomi: Some(MS(100)),
+            ..Limits::default()
+        };
+        let mut w = Watch::new(&sides, Color::Black, 1, 120);
+        assert_eq!(w.hard, Some(MS(75)), "a quarter kept back as NetworkDelay");
+        assert!(!w.is_up(&sides, false));
+        w.start -= MS(80);
+        assert!(w.is_up(&sides, false));
+        let ponder = Limits {
+            ponder: true,
+            ..sides.clone()
+        };
+        assert!(!w.is_up(&ponder, false) && w.is_up(&ponder, true));
+        let depth = Limits {
+            depth: Some(3),
+            ..Limits::default()
+        };
+        assert_eq!(Watch::new(&depth, Color::Black, 1, 120).hard, None);
     }
 
     #[test]

@@ -3,6 +3,7 @@
 //! both early once the decision is certain (a mate found, or a decisive αβ answer that makes
 //! the DL move irrelevant). A side that panics is a side that did not answer.
 
+use crate::clock::Watch;
 use crate::rule::{AbView, DlView, Rule, Side, score_value};
 use crate::side::{AlphaBetaSide, search_dl};
 use hayate_core::Position;
@@ -45,12 +46,12 @@ enum Msg {
     Failed(Side),
 }
 
-/// Searches `pos` with both sides under `limits`; `outer` are the signals of the `go`, `emit`
-/// receives every line with its side.
+/// Searches `pos` with both sides under `limits`; `outer` are the signals of the `go`, `watch`
+/// stops both at their hard limit, `emit` receives every line with its side.
 pub fn search_both(
     sides: Sides<'_>,
     (pos, limits): (&Position, &Limits),
-    outer: &Signals,
+    (outer, mut watch): (&Signals, Watch),
     rule: &Rule,
     emit: &mut dyn FnMut(Side, &Info),
 ) -> Answers {
@@ -78,12 +79,13 @@ pub fn search_both(
                 Err(RecvTimeoutError::Timeout) => {}
                 Err(RecvTimeoutError::Disconnected) => break,
             }
-            if outer.is_stopped() {
-                signals.iter().for_each(|s| s.stop());
-            }
             if outer.is_ponderhit() && !ponderhit_sent {
                 ponderhit_sent = true;
+                watch.start = std::time::Instant::now();
                 signals.iter().for_each(|s| s.ponderhit());
+            }
+            if outer.is_stopped() || watch.is_up(limits, ponderhit_sent) {
+                signals.iter().for_each(|s| s.stop());
             }
         }
     });

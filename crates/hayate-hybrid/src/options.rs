@@ -33,7 +33,7 @@ impl Options {
             UsiOption::spin("Hybrid_AbThreshold", r.ab_threshold as i64, 0, 32000),
             UsiOption::spin("Hybrid_VerifyMargin", r.verify_margin as i64, 0, 32000),
             UsiOption::spin("Hybrid_VerifyDepth", r.verify_depth as i64, 0, 64),
-            UsiOption::spin("Hybrid_VerifyTime", r.verify_ms as i64, 0, 10000),
+            UsiOption::spin("Hybrid_VerifyTime", r.verify_ms as i64, 1, 10000),
             UsiOption::combo("Hybrid_Info", self.info_main.tag(), &["ab", "dl"]),
         ]
     }
@@ -79,6 +79,7 @@ mod tests {
         o.set("Hybrid_MateRule", "False").expect("check");
         o.set("Hybrid_Info", "DL").expect("combo");
         assert!(o.set("Hybrid_VerifyMargin", "-1").is_err());
+        assert!(o.set("Hybrid_VerifyTime", "0").is_err(), "an unbounded verification");
         assert!(o.set("Hybrid_Info", "both").is_err());
         assert!(o.set("Threads", "2").is_err(), "a side's option");
         assert_eq!(o.rule.ab_threshold, 1500);

@@ -4,7 +4,7 @@
 //! search ([`crate::consult`]), the rule decides ([`crate::rule`]), αβ verifies the DL move
 //! when the rule asks ([`crate::verify`]), and [`crate::report`] says what was decided.
 
-use crate::clock::{Budget, split};
+use crate::clock::{Budget, Watch, split};
 use crate::consult::{Answers, Sides, search_both};
 use crate::options::Options;
 use crate::report::{fallback_move, report};
@@ -36,6 +36,8 @@ pub struct HybridPlayer {
     dl: MctsPlayer,
     dl_state: DlState,
     options: Options,
+    /// `NetworkDelay` as the sides keep it, for the hybrid's own watch.
+    network_delay_ms: u64,
 }
 
 impl HybridPlayer {
@@ -47,6 +49,7 @@ impl HybridPlayer {
             dl,
             dl_state: DlState::Unprepared,
             options: Options::default(),
+            network_delay_ms: hayate_search::timeman::TimeOptions::default().network_delay_ms,
         }
     }
 
@@ -118,8 +121,10 @@ impl HybridPlayer {
             dl: dl_usable.then_some(&mut self.dl),
             dl_follows_ab: dl_follows_ab(limits),
         };
+        let us = pos.side_to_move();
+        let watch = Watch::new(limits, us, pos.game_ply(), self.network_delay_ms);
         let mut emit = |side: Side, i: &Info| info(&tagged(side, main, i));
-        search_both(sides, (pos, limits), signals, &rule, &mut emit)
+        search_both(sides, (pos, limits), (signals, watch), &rule, &mut emit)
     }
 
     /// The rule over the answers, verifying the DL move when it asks (not when the answer will
@@ -213,6 +218,7 @@ impl Player for HybridPlayer {
         if find(&hayate_search::Options::default().usi_options(), name).is_some() {
             if name.eq_ignore_ascii_case("NetworkDelay") {
                 self.dl.set_option("NetworkDelay", value)?;
+                self.network_delay_ms = value.trim().parse().map_err(|e| format!("{name}: {e}"))?;
             }
             return match &mut self.ab {
                 Ok(ab) => ab.set_option(name, value),
