@@ -1,8 +1,10 @@
 //! The engine the binary plays with: an αβ player over the evaluation chosen by `EvalType`
-//! (or, with `EvalType dl`, the MCTS player over the ONNX model in `DNN_Model`).
+//! (or, with `EvalType dl`, the MCTS player over the ONNX model in `DNN_Model`; with `EvalType
+//! hybrid`, both consulted together, the αβ side's evaluation chosen by `Hybrid_AlphaBeta`).
 //!
 //! Options are declared once, typed ([`UsiOption`]): the host's own (`EvalType`, `EvalDir`,
-//! `EvalFile`), the αβ player's (`hayate_search::Options`) and the DL player's. `setoption` only
+//! `EvalFile`, `Hybrid_AlphaBeta`), the αβ player's (`hayate_search::Options`), the DL player's
+//! and the hybrid's (`hayate_hybrid::Options`). `setoption` only
 //! checks a value against that table and records it; the player is built (or given the new
 //! values) at `isready`, so a GUI's burst of options costs nothing. When the chosen evaluation
 //! cannot be used (a bad `nn.bin`, a bad `DNN_Model`), the host says so at `isready` and at every
@@ -12,13 +14,18 @@ use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_eval::{Kkpee9, Material, Nnue};
+use hayate_hybrid::{AlphaBetaSide, HybridPlayer};
 use hayate_mcts::MctsPlayer;
 use hayate_search::{AlphaBeta, Options};
 use std::path::PathBuf;
 
 /// The evaluations the engine can play with; the first is the default (it needs no file).
-/// `dl` is the MCTS player with a policy/value network.
-pub const EVAL_TYPES: [&str; 4] = ["kkpee9", "material", "nnue", "dl"];
+/// `dl` is the MCTS player with a policy/value network; `hybrid` is an αβ player and the MCTS
+/// player consulted together.
+pub const EVAL_TYPES: [&str; 5] = ["kkpee9", "material", "nnue", "dl", "hybrid"];
+
+/// The evaluations the hybrid's αβ side can use (`Hybrid_AlphaBeta`).
+pub const HYBRID_AB_EVALS: [&str; 3] = ["kkpee9", "nnue", "material"];
 
 /// What the player is built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -29,6 +36,8 @@ pub struct EvalChoice {
     pub eval_dir: String,
     /// `EvalFile`: the NNUE file (`nn.bin`).
     pub eval_file: String,
+    /// `Hybrid_AlphaBeta`: the evaluation of the hybrid's αβ side, one of [`HYBRID_AB_EVALS`].
+    pub hybrid_ab: String,
 }
 
 impl Default for EvalChoice {
@@ -37,6 +46,7 @@ impl Default for EvalChoice {
             eval_type: EVAL_TYPES[0].into(),
             eval_dir: "eval".into(),
             eval_file: "nn.bin".into(),
+            hybrid_ab: HYBRID_AB_EVALS[0].into(),
         }
     }
 }
@@ -52,10 +62,22 @@ impl EvalChoice {
         }
     }
 
+    /// The evaluation of the αβ player built: `Hybrid_AlphaBeta` for the hybrid.
+    fn ab_eval(&self) -> &str {
+        if self.eval_type == "hybrid" {
+            &self.hybrid_ab
+        } else {
+            &self.eval_type
+        }
+    }
+
     /// What the built player depends on: the files matter to `nnue` only.
     fn key(&self) -> (String, Option<PathBuf>) {
-        let file = (self.eval_type == "nnue").then(|| self.nnue_path());
-        (self.eval_type.clone(), file)
+        let file = (self.ab_eval() == "nnue").then(|| self.nnue_path());
+        match self.eval_type.as_str() {
+            "hybrid" => (format!("hybrid/{}", self.hybrid_ab), file),
+            t => (t.to_string(), file),
+        }
     }
 }
 
@@ -65,11 +87,25 @@ enum Owner {
     Host,
     AlphaBeta,
     Dl,
+    /// The hybrid's own options; a built hybrid also takes the αβ and DL options.
+    Hybrid,
+}
+
+impl Owner {
+    /// Whether a player built for `self` takes the options of `option`.
+    fn takes(self, option: Owner) -> bool {
+        self == option || (self == Owner::Hybrid && option != Owner::Host)
+    }
 }
 
 fn owner(name: &str) -> Owner {
-    if matches!(name, "EvalType" | "EvalDir" | "EvalFile") {
+    if matches!(
+        name,
+        "EvalType" | "EvalDir" | "EvalFile" | "Hybrid_AlphaBeta"
+    ) {
         Owner::Host
+    } else if hayate_hybrid::Options::declares(name) {
+        Owner::Hybrid
     } else if find(&Options::default().usi_options(), name).is_some() {
         Owner::AlphaBeta
     } else {
@@ -77,17 +113,19 @@ fn owner(name: &str) -> Owner {
     }
 }
 
-/// Every option, declared once: the host's, then the αβ player's, then the DL player's.
-/// Building this table builds no player (no table, no file).
+/// Every option, declared once: the host's, then the αβ player's, the DL player's and the
+/// hybrid's. Building this table builds no player (no table, no file).
 pub fn option_table() -> Vec<UsiOption> {
     let d = EvalChoice::default();
     let mut table = vec![
         UsiOption::combo("EvalType", &d.eval_type, &EVAL_TYPES),
         UsiOption::string("EvalDir", &d.eval_dir),
         UsiOption::string("EvalFile", &d.eval_file),
+        UsiOption::combo("Hybrid_AlphaBeta", &d.hybrid_ab, &HYBRID_AB_EVALS),
     ];
     table.extend(Options::default().usi_options());
-    for o in MctsPlayer::new().options() {
+    let hybrid = hayate_hybrid::Options::default().usi_options();
+    for o in MctsPlayer::new().options().into_iter().chain(hybrid) {
         if find(&table, &o.name).is_none() {
             table.push(o);
         }
@@ -96,34 +134,57 @@ pub fn option_table() -> Vec<UsiOption> {
 }
 
 /// Builds the player for `choice` with the option `values` that belong to it. Returns the
-/// player and a warning that does not stop it from playing (e.g. a hash clamped to memory).
+/// player and a warning that does not stop it from playing (e.g. a hash clamped to memory, or
+/// a hybrid side that cannot be used).
 ///
 /// # Errors
-/// A message when the evaluation cannot be built (a bad NNUE file, a bad model).
+/// A message when the evaluation cannot be built (a bad NNUE file, a bad model, a hybrid with
+/// neither side).
 fn build(
     choice: &EvalChoice,
     values: &[(String, String)],
 ) -> Result<(Box<dyn Player>, Option<String>), String> {
-    let own = |o: Owner| values.iter().filter(move |(n, _)| owner(n) == o);
-    if choice.eval_type == "dl" {
-        let mut p = MctsPlayer::new();
-        for (n, v) in own(Owner::Dl) {
-            p.set_option(n, v)?;
+    match choice.eval_type.as_str() {
+        "dl" => {
+            let mut p = dl_player(values)?;
+            p.prepare().map_err(|e| {
+                let model = values.iter().find(|(n, _)| n == "DNN_Model");
+                format!(
+                    "{e} (DNN_Model {:?})",
+                    model.map_or("", |(_, v)| v.as_str())
+                )
+            })?;
+            Ok((Box::new(p), None))
         }
-        p.prepare().map_err(|e| {
-            let model = values.iter().find(|(n, _)| n == "DNN_Model");
-            format!(
-                "{e} (DNN_Model {:?})",
-                model.map_or("", |(_, v)| v.as_str())
-            )
-        })?;
-        return Ok((Box::new(p), None));
+        "hybrid" => build_hybrid(choice, values),
+        eval => {
+            let mut p: Box<dyn Player> = alpha_beta(eval, choice, values)?;
+            let warning = p.prepare().err();
+            Ok((p, warning))
+        }
     }
+}
+
+/// The MCTS player with the DL options in `values` (its network is loaded by `prepare`).
+fn dl_player(values: &[(String, String)]) -> Result<MctsPlayer, String> {
+    let mut p = MctsPlayer::new();
+    for (n, v) in values.iter().filter(|(n, _)| owner(n) == Owner::Dl) {
+        p.set_option(n, v)?;
+    }
+    Ok(p)
+}
+
+/// The αβ player over evaluation `eval` with the αβ options in `values`.
+fn alpha_beta(
+    eval: &str,
+    choice: &EvalChoice,
+    values: &[(String, String)],
+) -> Result<Box<dyn AlphaBetaSide>, String> {
     let mut options = Options::default();
-    for (n, v) in own(Owner::AlphaBeta) {
+    for (n, v) in values.iter().filter(|(n, _)| owner(n) == Owner::AlphaBeta) {
         options.set(n, v)?;
     }
-    let mut p: Box<dyn Player> = match choice.eval_type.as_str() {
+    Ok(match eval {
         "material" => Box::new(AlphaBeta::with_options(Material, options)),
         "kkpee9" => Box::new(AlphaBeta::with_options(Kkpee9::new(), options)),
         "nnue" => {
@@ -132,9 +193,25 @@ fn build(
             Box::new(AlphaBeta::with_options(net, options))
         }
         other => return Err(format!("unknown EvalType {other:?}")),
-    };
+    })
+}
+
+/// The hybrid: the αβ side over `Hybrid_AlphaBeta` (a bad NNUE file leaves the DL side to
+/// play alone) and the DL side, every option but the host's routed by the hybrid.
+fn build_hybrid(
+    choice: &EvalChoice,
+    values: &[(String, String)],
+) -> Result<(Box<dyn Player>, Option<String>), String> {
+    let ab = alpha_beta(&choice.hybrid_ab, choice, values);
+    let mut p = HybridPlayer::new(ab, MctsPlayer::new());
+    for (n, v) in values.iter().filter(|(n, _)| owner(n) != Owner::Host) {
+        p.set_option(n, v)?;
+    }
     let warning = p.prepare().err();
-    Ok((p, warning))
+    if !p.has_side() {
+        return Err(warning.unwrap_or_else(|| "no side can play".into()));
+    }
+    Ok((Box::new(p), warning))
 }
 
 /// The player in use and what it was built for.
@@ -189,10 +266,10 @@ impl EngineHost {
         self.built = None;
         self.pending.clear();
         let key = self.choice.key();
-        let chosen_owner = if self.choice.eval_type == "dl" {
-            Owner::Dl
-        } else {
-            Owner::AlphaBeta
+        let chosen_owner = match self.choice.eval_type.as_str() {
+            "dl" => Owner::Dl,
+            "hybrid" => Owner::Hybrid,
+            _ => Owner::AlphaBeta,
         };
         match build(&self.choice, &self.values) {
             Ok((player, warning)) => {
@@ -238,7 +315,7 @@ impl EngineHost {
         let pending = std::mem::take(&mut self.pending);
         let b = self.built.as_mut()?;
         let mut changed = false;
-        for (n, v) in pending.iter().filter(|(n, _)| owner(n) == b.owner) {
+        for (n, v) in pending.iter().filter(|(n, _)| b.owner.takes(owner(n))) {
             if let Err(e) = b.player.set_option(n, v) {
                 return Some(e);
             }
@@ -282,6 +359,7 @@ impl Player for EngineHost {
             "EvalType" => self.choice.eval_type = value.clone(),
             "EvalDir" => self.choice.eval_dir = value.clone(),
             "EvalFile" => self.choice.eval_file = value.clone(),
+            "Hybrid_AlphaBeta" => self.choice.hybrid_ab = value.clone(),
             _ => {}
         }
         for list in [&mut self.values, &mut self.pending] {
@@ -363,6 +441,13 @@ mod tests {
             "DNN_Model",
             "DNN_Backend",
             "UCT_Threads",
+            "Hybrid_AlphaBeta",
+            "Hybrid_MateRule",
+            "Hybrid_AbThreshold",
+            "Hybrid_VerifyMargin",
+            "Hybrid_VerifyDepth",
+            "Hybrid_VerifyTime",
+            "Hybrid_Info",
         ] {
             assert_eq!(t.iter().filter(|o| o.name == name).count(), 1, "{name}");
         }
@@ -370,7 +455,10 @@ mod tests {
         assert_eq!(hash.default_value(), "256");
         assert_eq!(
             find(&t, "EvalType").map(|o| o.declaration()),
-            Some("type combo default kkpee9 var kkpee9 var material var nnue var dl".into())
+            Some(
+                "type combo default kkpee9 var kkpee9 var material var nnue var dl var hybrid"
+                    .into()
+            )
         );
     }
 
@@ -415,6 +503,45 @@ mod tests {
         assert!(matches!(best, BestMove::Move { best, .. } if best.to_usi() == "G*5b"));
         assert!(
             said.iter().any(|s| s.contains("/no/such/nn.bin")),
+            "{said:?}"
+        );
+    }
+
+    #[test]
+    fn a_hybrid_with_no_usable_side_falls_back_and_one_side_is_enough() {
+        let mut h = EngineHost::new();
+        h.set_option("EvalType", "hybrid").expect("ok");
+        h.set_option("Hybrid_AlphaBeta", "nnue").expect("ok");
+        h.set_option("EvalFile", "/no/such/nn.bin").expect("ok");
+        h.set_option("DNN_Model", "/no/such/model.onnx")
+            .expect("ok");
+        h.set_option("USI_Hash", "1").expect("ok");
+        let err = h.prepare().expect_err("neither side can play");
+        assert!(
+            err.contains("kkpee9") && err.contains("/no/such/nn.bin"),
+            "{err}"
+        );
+        // The αβ side alone is enough: the hybrid is built, says what is missing, and plays.
+        h.set_option("Hybrid_AlphaBeta", "kkpee9").expect("ok");
+        let err = h.prepare().expect_err("the model is missing");
+        assert!(err.contains("αβ side alone"), "{err}");
+        let mut said = Vec::new();
+        let best = h.think(
+            &Position::from_sfen("4k4/9/4P4/9/9/9/9/9/4K4 b G 1").expect("sfen"),
+            &Limits {
+                depth: Some(3),
+                ..Limits::default()
+            },
+            &Signals::new(),
+            &mut |i: &Info| said.extend(i.string.clone()),
+        );
+        assert!(matches!(best, BestMove::Move { best, .. } if best.to_usi() == "G*5b"));
+        assert!(
+            said.iter().any(|s| s.contains("/no/such/model.onnx")),
+            "{said:?}"
+        );
+        assert!(
+            said.iter().any(|s| s.starts_with("hybrid: ab G*5b")),
             "{said:?}"
         );
     }
