@@ -79,7 +79,10 @@ mod tests {
         o.set("Hybrid_MateRule", "False").expect("check");
         o.set("Hybrid_Info", "DL").expect("combo");
         assert!(o.set("Hybrid_VerifyMargin", "-1").is_err());
-        assert!(o.set("Hybrid_VerifyTime", "0").is_err(), "an unbounded verification");
+        assert!(
+            o.set("Hybrid_VerifyTime", "0").is_err(),
+            "an unbounded verification"
+        );
         assert!(o.set("Hybrid_Info", "both").is_err());
         assert!(o.set("Threads", "2").is_err(), "a side's option");
         assert_eq!(o.rule.ab_threshold, 1500);
