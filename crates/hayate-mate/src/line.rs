@@ -147,16 +147,28 @@ fn defender_move(
     if !prove {
         return known.first().copied();
     }
-    // The node's value is v (mated within v) unless every evasion is mated within v - 3.
+    // The node's value is v (mated within v) unless every evasion is mated within v - 3. Each
+    // bounded search gets this node's share of what is left, so that the time is spread over
+    // the whole line instead of running out near the root.
+    let limit = solver.max_nodes();
     while v >= 4 {
         for i in 0..known.len() {
             let e = known[i].0;
+            let share = node_share(solver, v);
+            solver.set_max_nodes(limit.min(solver.nodes.saturating_add(share)));
             pos.do_move(e);
             let r = solver.search_within(pos, ply + 1, v - 3);
             pos.undo_move(e);
+            solver.set_max_nodes(limit);
             if solver.aborted {
                 *proven = false;
-                return known.first().copied();
+                if out_of_limits(solver, limit) {
+                    return known.first().copied();
+                }
+                // Its share ran out: e was not shown to be mated sooner, the best evidence
+                // there is that it resists longest (the table's bounds are only upper ones).
+                solver.aborted = false;
+                return Some((e, known[i].1.min(v - 1)));
             }
             if r.dn == 0 {
                 return Some((e, known[i].1.min(v - 1)));
@@ -168,4 +180,26 @@ fn defender_move(
         v = known[0].1.saturating_add(1).min(v - 2);
     }
     known.first().copied()
+}
+
+/// A defender node's share of the nodes left before the solver's limits, at the speed so far:
+/// twice an even split over the defender nodes of a line of `v` plies (the top ones search
+/// deepest; at least 20,000 nodes).
+fn node_share(solver: &Solver<'_>, v: u16) -> u64 {
+    let by_nodes = solver.max_nodes().saturating_sub(solver.nodes);
+    let by_time = solver.deadline().map_or(u64::MAX, |d| {
+        let left = d.saturating_duration_since(std::time::Instant::now());
+        let nps = solver.nodes as f64 / solver.elapsed().as_secs_f64().max(1e-3);
+        (nps * left.as_secs_f64()) as u64
+    });
+    (by_nodes.min(by_time) / (v as u64 / 4 + 1)).max(20_000)
+}
+
+/// Whether the solver's own limits (time, nodes, stop), not a node's share, ended its search.
+fn out_of_limits(solver: &Solver<'_>, limit: u64) -> bool {
+    solver.nodes >= limit
+        || solver
+            .deadline()
+            .is_some_and(|d| std::time::Instant::now() >= d)
+        || solver.stop().load(std::sync::atomic::Ordering::Relaxed)
 }

@@ -122,6 +122,7 @@ pub fn option_table() -> Vec<UsiOption> {
         UsiOption::string("EvalDir", &d.eval_dir),
         UsiOption::string("EvalFile", &d.eval_file),
         UsiOption::combo("Hybrid_AlphaBeta", &d.hybrid_ab, &HYBRID_AB_EVALS),
+        UsiOption::check(MATE_GAME_RULES, false),
     ];
     table.extend(Options::default().usi_options());
     let hybrid = hayate_hybrid::Options::default().usi_options();
@@ -132,6 +133,10 @@ pub fn option_table() -> Vec<UsiOption> {
     }
     table
 }
+
+/// `go mate` counts every legal evasion as a defence (the game's rules) when set; by default it
+/// follows the tsume-shogi convention, in which a futile interposition drop is no defence.
+const MATE_GAME_RULES: &str = "Mate_GameRules";
 
 /// Builds the player for `choice` with the option `values` that belong to it. Returns the
 /// player and a warning that does not stop it from playing (e.g. a hash clamped to memory, or
@@ -257,6 +262,22 @@ impl EngineHost {
             .find(|(n, _)| n == "USI_Hash")
             .and_then(|(_, v)| v.trim().parse().ok())
             .unwrap_or(256)
+    }
+
+    /// The defences `go mate` counts: every legal evasion with `Mate_GameRules`, else all but
+    /// futile interposition drops (the tsume-shogi convention).
+    pub fn mate_defence(&self) -> hayate_mate::Defence {
+        let game_rules = self
+            .values
+            .iter()
+            .rev()
+            .find(|(n, _)| n == MATE_GAME_RULES)
+            .is_some_and(|(_, v)| v.eq_ignore_ascii_case("true"));
+        if game_rules {
+            hayate_mate::Defence::AllLegal
+        } else {
+            hayate_mate::Defence::NoFutileDrops
+        }
     }
 
     /// Builds the player for the current choice, or the default one if that fails. Returns a
@@ -442,6 +463,7 @@ mod tests {
             "DNN_Backend",
             "UCT_Threads",
             "Hybrid_AlphaBeta",
+            "Mate_GameRules",
             "Hybrid_MateRule",
             "Hybrid_AbThreshold",
             "Hybrid_VerifyMargin",

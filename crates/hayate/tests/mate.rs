@@ -111,3 +111,28 @@ fn mate_with_a_table_larger_than_memory_clamps_it_and_answers() {
         }
     }
 }
+
+/// A mate in 1 in the tsume-shogi convention (the defender's drops between the dragon and the
+/// king are futile) and in 3 under the game's rules, where such a drop counts as a defence.
+#[test]
+fn go_mate_follows_the_tsume_convention_unless_mate_game_rules_is_set() {
+    const FUTILE: &str = "6Snl/5+Rg1k/6ppp/9/9/9/9/9/9 b r2b3g3s3n3l15p 1";
+    let plies = |game_rules: bool| {
+        let lines = usi_session(&[
+            "usi",
+            "setoption name USI_Hash value 16",
+            &format!("setoption name Mate_GameRules value {game_rules}"),
+            "isready",
+            &format!("position sfen {FUTILE}"),
+            "go mate 5000",
+        ]);
+        let last = lines.last().expect("a checkmate line").clone();
+        assert!(
+            !last.contains("nomate") && !last.contains("timeout"),
+            "{lines:?}"
+        );
+        last.split_whitespace().count() - 1
+    };
+    assert_eq!(plies(false), 1);
+    assert_eq!(plies(true), 3);
+}

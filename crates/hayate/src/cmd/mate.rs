@@ -21,9 +21,10 @@ pub struct Args {
     /// Transposition table size in MiB (less when the system has not that much memory).
     #[arg(long, default_value_t = 64)]
     hash_mb: usize,
-    /// Do not count futile interposition drops (無駄合) as defences, as problem collections do.
+    /// Count every legal evasion as a defence (the game's rules). By default futile
+    /// interposition drops (無駄合) are not defences, as in problem collections and `go mate`.
     #[arg(long)]
-    no_futile_drops: bool,
+    game_rules: bool,
     /// Stop at the first mate found instead of proving the shortest.
     #[arg(long)]
     first: bool,
@@ -45,10 +46,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         time_limit: a.time_ms.map(Duration::from_millis),
         max_nodes: a.nodes,
         hash_mb: a.hash_mb,
-        defence: if a.no_futile_drops {
-            Defence::NoFutileDrops
-        } else {
+        defence: if a.game_rules {
             Defence::AllLegal
+        } else {
+            Defence::NoFutileDrops
         },
         post_search: !a.first,
         ..DfpnOptions::default()

@@ -130,7 +130,7 @@ pub fn run() -> anyhow::Result<()> {
                     finish(&mut running, &mut host);
                 }
                 let Some(mut h) = host.take() else { continue };
-                let mate_hash_mb = h.mate_hash_mb();
+                let mate_setup = (h.mate_hash_mb(), h.mate_defence());
                 signals = Signals::new();
                 let sig = signals.clone();
                 let o = out.clone();
@@ -139,7 +139,7 @@ pub fn run() -> anyhow::Result<()> {
                 let d = done.clone();
                 let handle = std::thread::spawn(move || {
                     let search = std::panic::AssertUnwindSafe(|| match go.mate {
-                        Some(mate) => go_mate_line(&p, mate, mate_hash_mb, &sig, &o),
+                        Some(mate) => go_mate_line(&p, mate, mate_setup, &sig, &o),
                         None => {
                             let o2 = o.clone();
                             let best = h.think(&p, &go.limits, &sig, &mut |i: &Info| {
@@ -186,11 +186,11 @@ pub fn run() -> anyhow::Result<()> {
 }
 
 /// The answer to `go mate`: progress as `info` lines, then exactly one `checkmate ...` line
-/// (df-pn with the shortest-mate post-search, tsume-shogi convention; `stop` answers at once).
+/// (df-pn with the shortest-mate post-search in the `defence` convention; `stop` answers at once).
 fn go_mate_line(
     pos: &Position,
     limit: hayate_usi::MateLimit,
-    hash_mb: usize,
+    (hash_mb, defence): (usize, hayate_mate::Defence),
     signals: &Signals,
     out: &Out,
 ) -> String {
@@ -204,7 +204,7 @@ fn go_mate_line(
             hayate_usi::MateLimit::Infinite => None,
         },
         hash_mb,
-        defence: hayate_mate::Defence::NoFutileDrops,
+        defence,
         post_search: true,
         ..hayate_mate::DfpnOptions::default()
     };
