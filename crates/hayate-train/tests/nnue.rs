@@ -7,7 +7,7 @@ use hayate_eval::nnue::arch::HALF;
 use hayate_eval::nnue::{Network, RandomNetParams, random_net_bytes};
 use hayate_eval::{Evaluator, Nnue};
 use hayate_train::nnue::backward::backward;
-use hayate_train::nnue::export::{from_network, to_network};
+use hayate_train::nnue::export::{from_network, round_to_grid, to_network};
 use hayate_train::nnue::features::{MAX_ROWS, Sample};
 use hayate_train::nnue::loss::LossConfig;
 use hayate_train::nnue::model::{Activations, DENSE_LEN, L1_W, L2_W, Model, OUT_B, OUT_W};
@@ -170,7 +170,7 @@ fn first_sparse_step_equals_the_dense_batch_gradient() {
         adam,
         &LOSS,
         &batch,
-        lr,
+        (lr, false),
         2,
         &mut StepBuffers::default(),
     );
@@ -215,7 +215,7 @@ fn steps_are_identical_on_one_and_three_threads() {
                     AdamConfig::default(),
                     &LOSS,
                     &batch,
-                    1e-3,
+                    (1e-3, false),
                     threads,
                     &mut buf,
                 )
@@ -382,7 +382,7 @@ fn speed() {
             AdamConfig::default(),
             &LOSS,
             batch,
-            1e-3,
+            (1e-3, false),
             threads,
             &mut buf,
         );
@@ -391,4 +391,44 @@ fn speed() {
     eprintln!(
         "{threads} threads: forward {fwd:.0} positions/s (loss {l:.4}), training {step:.0} positions/s"
     );
+}
+
+/// A quantisation-aware step on a model whose hidden and output weights are on the export's
+/// grid is the plain step; off the grid it differs (the gradient is taken at the rounded
+/// weights), and the export of the rounded weights is the export of the float ones.
+#[test]
+fn quantise_aware_steps_take_the_gradient_on_the_export_grid() {
+    let batch = samples(200, 12);
+    let step = |m: &mut Model, qat: bool| {
+        let mut st = AdamState::new(m.ft.len());
+        train_step(
+            m,
+            &mut st,
+            AdamConfig::default(),
+            &LOSS,
+            &batch,
+            (1e-3, qat),
+            1,
+            &mut StepBuffers::default(),
+        )
+    };
+    let mut on_grid = Model::new(5, false);
+    round_to_grid(&mut on_grid.dense);
+    let mut plain = on_grid.clone();
+    let (a, b) = (step(&mut on_grid, true), step(&mut plain, false));
+    assert_eq!(a, b);
+    assert_eq!(on_grid.dense, plain.dense);
+    let off_grid = Model::new(5, false);
+    let mut rounded = off_grid.clone();
+    round_to_grid(&mut rounded.dense);
+    assert_ne!(
+        rounded.dense, off_grid.dense,
+        "the initial weights are off the grid"
+    );
+    assert_eq!(
+        to_network(&rounded).to_bytes(),
+        to_network(&off_grid).to_bytes()
+    );
+    let (mut q, mut f) = (off_grid.clone(), off_grid);
+    assert_ne!(step(&mut q, true), step(&mut f, false));
 }

@@ -138,6 +138,20 @@ pub fn from_network(net: &Network, factorised: bool) -> Model {
     }
 }
 
+/// Rounds the hidden and output weights of `dense` to the grids the export puts them on (int8
+/// ×64 and ×9600/127). Quantisation-aware training takes each step's gradient there.
+pub fn round_to_grid(dense: &mut [f32]) {
+    for (range, scale) in [
+        (L1_W..L1_B, HIDDEN_SCALE),
+        (L2_W..L2_B, HIDDEN_SCALE),
+        (OUT_W..OUT_B, OUT_SCALE),
+    ] {
+        for w in &mut dense[range] {
+            *w = q8(*w, scale) as f32 / scale;
+        }
+    }
+}
+
 /// Reads an `nn.bin` into a float model.
 ///
 /// # Errors

@@ -12,6 +12,7 @@
 //! bit-identical weights on any number of threads (and a resumed run equals a straight one).
 
 use super::backward::backward;
+use super::export::round_to_grid;
 use super::features::{MAX_ROWS, Sample};
 use super::loss::LossConfig;
 use super::model::{Activations, DENSE_LEN, Model};
@@ -218,7 +219,10 @@ fn sparse_step(
     });
 }
 
-/// One Adam step of `m` on `batch` at rate `lr`; returns the batch's mean loss.
+/// One Adam step of `m` on `batch` at rate `lr`; returns the batch's mean loss. With
+/// `quantise_aware`, the gradient is taken at the weights rounded as the export rounds them
+/// and applied to the float weights (a straight-through estimate), so that the net learns to
+/// work with the int8 hidden layers it will have.
 // Model, optimiser, data, loss, rate, threads and scratch: each its own role.
 #[allow(clippy::too_many_arguments)]
 pub fn train_step(
@@ -227,14 +231,22 @@ pub fn train_step(
     adam: AdamConfig,
     loss: &LossConfig,
     batch: &[Sample],
-    lr: f64,
+    (lr, quantise_aware): (f64, bool),
     threads: usize,
     buf: &mut StepBuffers,
 ) -> f64 {
     if batch.is_empty() {
         return 0.0;
     }
-    forward_backward(m, loss, batch, threads, buf);
+    if quantise_aware {
+        let mut grid = m.dense.clone();
+        round_to_grid(&mut grid);
+        let float = std::mem::replace(&mut m.dense, grid);
+        forward_backward(m, loss, batch, threads, buf);
+        m.dense = float;
+    } else {
+        forward_backward(m, loss, batch, threads, buf);
+    }
     let mut grad = vec![0.0f32; DENSE_LEN];
     for g in &buf.chunk_grads {
         for (a, &b) in grad.iter_mut().zip(g) {

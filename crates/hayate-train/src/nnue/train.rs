@@ -47,6 +47,10 @@ pub struct NnueConfig {
     pub eval_every: u64,
     /// Checkpoint every this many steps (0: at the end of each epoch).
     pub checkpoint_every: u64,
+    /// Quantisation-aware steps: gradients taken at the int8-rounded hidden and output
+    /// weights (see [`super::step::train_step`]).
+    #[serde(default)]
+    pub quantise_aware: bool,
 }
 
 impl Default for NnueConfig {
@@ -65,6 +69,7 @@ impl Default for NnueConfig {
             seed: 1,
             eval_every: 0,
             checkpoint_every: 0,
+            quantise_aware: false,
         }
     }
 }
@@ -294,7 +299,7 @@ pub fn train(
             cfg.adam,
             &cfg.loss,
             &batch,
-            lr,
+            (lr, cfg.quantise_aware),
             run.threads,
             &mut buf,
         );

@@ -71,6 +71,11 @@ pub struct NnueArgs {
     /// at export): helps with little data.
     #[arg(long)]
     factorised: bool,
+    /// Quantisation-aware training: each step's gradient is taken at the hidden and output
+    /// weights rounded to nn.bin's int8 grids (applied to the float weights), so that the
+    /// exported net evaluates as the trained one does.
+    #[arg(long)]
+    quantise_aware: bool,
     /// Seed of the initial weights, the validation split and the batch order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -216,6 +221,7 @@ pub fn run(a: NnueArgs) -> anyhow::Result<()> {
         seed: a.seed,
         eval_every: a.eval_every,
         checkpoint_every: a.checkpoint_every,
+        quantise_aware: a.quantise_aware,
     };
     let init = match &a.init {
         Some(p) => Init::Model(Box::new(load_nnbin(p, a.factorised)?)),
