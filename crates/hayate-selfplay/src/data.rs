@@ -68,7 +68,31 @@ pub fn score_i16(s: Score) -> i16 {
     v as i16
 }
 
-/// Appends the records of `game` to `out`, at most `limit` of them; returns how many.
+/// The score a record carries.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Label {
+    /// The search's score for its move (the usual training target).
+    #[default]
+    Search,
+    /// The evaluation's static score of the position: data to distil an evaluation into a
+    /// network (e.g. KKPEE9 into NNUE), free of the search's tactics.
+    Static,
+}
+
+impl FromStr for Label {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Label, String> {
+        match s {
+            "search" => Ok(Label::Search),
+            "static" => Ok(Label::Static),
+            other => Err(format!("unknown label {other:?} (search or static)")),
+        }
+    }
+}
+
+/// Appends the records of `game` to `out`, at most `limit` of them; returns how many. With
+/// `relabel`, each record's score is that function of its position (side to move's view)
+/// instead of the search's.
 ///
 /// # Errors
 /// [`PackedError`] if a position cannot be packed (it cannot happen for a legal game position).
@@ -77,6 +101,7 @@ pub fn encode_game(
     format: DataFormat,
     limit: usize,
     out: &mut Vec<u8>,
+    relabel: Option<&dyn Fn(&Position) -> i32>,
 ) -> Result<usize, PackedError> {
     let mut n = 0;
     let mut err = None;
@@ -85,6 +110,7 @@ pub fn encode_game(
         if m.time_ms.is_none() || n >= limit || err.is_some() {
             return;
         }
+        let score = relabel.map_or(score, |f| Score::Cp(f(pos)));
         let r = match format {
             DataFormat::Psv => psv(game, pos, score, m.mv).map(|r| r.encode(out)),
             DataFormat::Hcpe => hcpe(game, pos, score, m.mv).map(|r| r.encode(out)),

@@ -13,7 +13,7 @@
 //!
 //! ```no_run
 //! use hayate_core::player::Limits;
-//! use hayate_selfplay::{Config, DataFormat, Evaluation, RandomMoves, openings, run};
+//! use hayate_selfplay::{Config, DataFormat, Evaluation, Label, RandomMoves, openings, run};
 //! let cfg = Config {
 //!     out_dir: "data/selfplay".into(),
 //!     evaluation: Evaluation::Material,
@@ -28,6 +28,7 @@
 //!     threads: 2,
 //!     seed: 1,
 //!     format: DataFormat::Psv,
+//!     label: Label::Search,
 //!     worker: 0,
 //! };
 //! let summary = run(&cfg, &|_| {})?;
@@ -44,7 +45,7 @@ pub mod rng;
 mod run;
 pub mod shard;
 
-pub use data::{DataFormat, encode_game, score_i16};
+pub use data::{DataFormat, Label, encode_game, score_i16};
 pub use model::FollowedNnue;
 pub use openings::{Opening, OpeningError, parse_openings};
 pub use players::{Evaluation, RandomAt};

@@ -6,7 +6,7 @@ use std::sync::Arc;
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
-use hayate_eval::{Kkpee9, Material, Nnue, NnueError};
+use hayate_eval::{Evaluator, Kkpee9, Material, Nnue, NnueError};
 use hayate_search::see::see_ge;
 use hayate_search::{AlphaBeta, Options};
 
@@ -33,6 +33,17 @@ impl Evaluation {
     /// The file cannot be resolved or is not a HalfKP 256x2-32-32 `nn.bin`.
     pub fn nnue_file(path: impl AsRef<Path>) -> Result<Evaluation, NnueError> {
         Ok(Evaluation::NnueFile(Arc::new(FollowedNnue::open(path)?)))
+    }
+
+    /// The static evaluation of `pos` from the side to move's view (a followed file: the net
+    /// it holds now).
+    pub fn static_eval(&self, pos: &Position) -> i32 {
+        match self {
+            Evaluation::Material => Material.evaluate_once(pos),
+            Evaluation::Kkpee9(t) => t.evaluate_once(pos),
+            Evaluation::Nnue(n) => n.evaluate_once(pos),
+            Evaluation::NnueFile(f) => f.current().1.evaluate_once(pos),
+        }
     }
 
     /// A single-threaded αβ player with a `hash_mb` transposition table (a followed file

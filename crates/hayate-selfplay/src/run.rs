@@ -7,10 +7,11 @@ use std::path::PathBuf;
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
+use hayate_core::Position;
 use hayate_core::game::{FinishedGame, GameRules, ScoreAdjudication, Side, play_game};
 use hayate_core::player::Limits;
 
-use crate::data::{DataFormat, encode_game};
+use crate::data::{DataFormat, Label, encode_game};
 use crate::model::Stamp;
 use crate::openings::Opening;
 use crate::players::{Evaluation, RandomAt};
@@ -59,6 +60,8 @@ pub struct Config {
     pub seed: u64,
     /// The data format.
     pub format: DataFormat,
+    /// Which score the records carry.
+    pub label: Label,
     /// This worker's index: it writes shards `worker × k … worker × k + k − 1`, where `k` is
     /// `positions / shard_size` rounded up.
     pub worker: u64,
@@ -320,11 +323,22 @@ fn write_shard(
     let mut rng = Rng::for_shard(cfg.seed, index);
     let (mut written, mut empty) = (0u64, 0u32);
     let mut buf = Vec::new();
+    let static_eval = |pos: &Position| cfg.evaluation.static_eval(pos);
+    let relabel: Option<&dyn Fn(&Position) -> i32> = match cfg.label {
+        Label::Search => None,
+        Label::Static => Some(&static_eval),
+    };
     while written < size {
         players.refresh(cfg);
         let game = play_one(cfg, &mut rng, &mut players.pair);
         buf.clear();
-        let n = encode_game(&game, cfg.format, (size - written) as usize, &mut buf)?;
+        let n = encode_game(
+            &game,
+            cfg.format,
+            (size - written) as usize,
+            &mut buf,
+            relabel,
+        )?;
         w.write(&buf).map_err(io)?;
         written += n as u64;
         summary.add_game(&game, n);

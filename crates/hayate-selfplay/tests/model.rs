@@ -10,7 +10,9 @@ use hayate_core::Position;
 use hayate_core::player::Limits;
 use hayate_eval::Evaluator;
 use hayate_eval::nnue::{RandomNetParams, random_net_bytes};
-use hayate_selfplay::{Config, DataFormat, Evaluation, FollowedNnue, RandomMoves, openings, run};
+use hayate_selfplay::{
+    Config, DataFormat, Evaluation, FollowedNnue, Label, RandomMoves, openings, run,
+};
 
 fn temp_dir(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hayate-model-{tag}-{}", std::process::id()));
@@ -137,6 +139,7 @@ fn a_run_picks_up_a_new_net_between_games() {
         threads: 1,
         seed: 4,
         format: DataFormat::Psv,
+        label: Label::Search,
         worker: 0,
     };
     // Publish net b after the first game.

@@ -5,10 +5,12 @@
 use std::path::{Path, PathBuf};
 
 use hayate_core::player::{Limits, Player, Score, Signals};
-use hayate_eval::Material;
+use hayate_eval::{Evaluator, Material};
 use hayate_records::{ErrorPolicy, HcpeReader, PsvReader};
 use hayate_search::{AlphaBeta, Options};
-use hayate_selfplay::{Config, DataFormat, Evaluation, RandomMoves, openings, run, score_i16};
+use hayate_selfplay::{
+    Config, DataFormat, Evaluation, Label, RandomMoves, openings, run, score_i16,
+};
 
 fn temp_dir(tag: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hayate-selfplay-{tag}-{}", std::process::id()));
@@ -38,6 +40,7 @@ fn config(out: &Path, seed: u64, threads: usize, format: DataFormat) -> Config {
         threads,
         seed,
         format,
+        label: Label::Search,
         worker: 0,
     }
 }
@@ -167,4 +170,40 @@ fn shards_read_back_with_legal_moves_and_the_search_scores() {
     assert!(matches!(score, Some(Score::Cp(_)) | Some(Score::Mate(_))));
     let _ = std::fs::remove_dir_all(&p);
     let _ = std::fs::remove_dir_all(&h);
+}
+
+/// `Label::Static` writes the evaluation's own score of each position (side to move's view),
+/// the same games and moves as the search-labelled run.
+#[test]
+fn static_labels_are_the_evaluations_score_of_each_position() {
+    let (a, b) = (temp_dir("label-search"), temp_dir("label-static"));
+    run(&config(&a, 9, 1, DataFormat::Psv), &|_| {}).unwrap();
+    let mut cfg = config(&b, 9, 1, DataFormat::Psv);
+    cfg.label = Label::Static;
+    run(&cfg, &|_| {}).unwrap();
+    let read = |d: &Path| -> Vec<_> {
+        shard_bytes(d)
+            .iter()
+            .flat_map(|(_, bytes)| {
+                PsvReader::new(bytes.as_slice(), ErrorPolicy::Stop)
+                    .map(Result::unwrap)
+                    .collect::<Vec<_>>()
+            })
+            .collect()
+    };
+    let (searched, labelled) = (read(&a), read(&b));
+    assert_eq!(searched.len(), 250);
+    assert_eq!(labelled.len(), 250);
+    let mut differ = 0;
+    for (s, l) in searched.iter().zip(&labelled) {
+        let pos = l.position().unwrap();
+        assert_eq!(s.position().unwrap(), pos);
+        assert_eq!(s.best_move(&pos), l.best_move(&pos));
+        assert_eq!(l.score as i32, Material.evaluate_once(&pos));
+        differ += (s.score != l.score) as usize;
+    }
+    assert!(differ > 0, "search scores are not all static ones");
+    for d in [a, b] {
+        let _ = std::fs::remove_dir_all(d);
+    }
 }

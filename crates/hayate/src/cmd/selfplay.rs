@@ -71,6 +71,10 @@ pub struct Args {
     /// psv (YaneuraOu PackedSfenValue) or hcpe (dlshogi).
     #[arg(long, default_value = "psv")]
     format: String,
+    /// The score written: `search` (the search's, the usual target) or `static` (the
+    /// evaluation's own score of the position: data to distil it into a net).
+    #[arg(long, default_value = "search")]
+    label: String,
     /// This worker's index (default: SLURM_ARRAY_TASK_ID, JOB_COMPLETION_INDEX, else 0).
     #[arg(long)]
     shard_index: Option<u64>,
@@ -122,6 +126,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         threads: a.threads.max(1),
         seed: a.seed,
         format,
+        label: a.label.parse().map_err(anyhow::Error::msg)?,
         worker: a.shard_index.or_else(worker_from_env).unwrap_or(0),
     };
     // Shards already there (a resumed run) are not part of this run's work.
