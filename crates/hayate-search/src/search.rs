@@ -79,6 +79,8 @@ struct Frame {
     current: Move,
     /// Continuation-history block of `current` (0 for none or a null move).
     cont: ContKey,
+    /// The move a singular-extension search leaves out at this ply (NONE otherwise).
+    excluded: Move,
 }
 
 /// Time control of the main worker.
@@ -171,6 +173,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     killers: [Move::NONE; 2],
                     current: Move::NONE,
                     cont: 0,
+                    excluded: Move::NONE,
                 };
                 MAX_PLY + 4
             ],
@@ -626,11 +629,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             return mate_in(ply + 1);
         }
         let key = self.pos.key();
+        let excluded = self.frames[ply].excluded;
         let tt_hit = self.shared.tt.probe(key);
         let tt_move = tt_hit.map_or(Move::NONE, |h| Move::from_raw(h.mv.0 as u32));
         let tt_value = tt_hit.map_or(-INFINITE, |h| from_tt(h.value, ply));
         if let Some(h) = tt_hit
             && !PV
+            && !excluded.is_some()
             && h.depth >= depth
             && h.bound.cuts(tt_value, alpha, beta)
         {
@@ -638,6 +643,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
         // Mate-in-1 probe: cheap next to the subtree it replaces.
         if !in_check
+            && !excluded.is_some()
             && !matches!(tt_hit, Some(h) if h.bound == Bound::Exact)
             && let Some(m) = hayate_mate::mate_in_1(&self.pos)
         {
@@ -699,6 +705,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
             // Null-move pruning.
             if prev_move != Move::NULL
+                && !excluded.is_some()
                 && depth >= 3
                 && static_eval >= beta
                 && !is_mate(beta)
@@ -727,6 +734,42 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             depth
         };
 
+        // Singular extension: when the TT move is much better than every other move, it is
+        // searched one ply deeper (two off the PV when far better); when another move also
+        // beats beta at reduced depth, the node is cut (multi-cut); when the TT move is not
+        // singular but still fails high, it is searched shallower.
+        let mut tt_extension = 0;
+        if !excluded.is_some()
+            && depth >= 6
+            && (ply as i32) < 2 * self.root_depth
+            && let Some(h) = tt_hit
+            && tt_move.is_some()
+            && h.bound != Bound::Upper
+            && h.depth >= depth - 3
+            && tt_value.abs() < MATE_IN_MAX_PLY
+        {
+            let singular_beta = tt_value - 2 * depth;
+            self.frames[ply].excluded = tt_move;
+            let v = self.search::<false>(
+                singular_beta - 1,
+                singular_beta,
+                (depth - 1) / 2,
+                ply,
+                cut_node,
+            );
+            self.frames[ply].excluded = Move::NONE;
+            if self.aborted() {
+                return 0;
+            }
+            if v < singular_beta {
+                tt_extension = if !PV && v < singular_beta - 40 { 2 } else { 1 };
+            } else if singular_beta >= beta {
+                return singular_beta;
+            } else if tt_value >= beta || cut_node {
+                tt_extension = -1;
+            }
+        }
+
         let killers = self.frames[ply].killers;
         let counter = self.history.counter(prev_move);
         let conts = self.conts(ply);
@@ -735,7 +778,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             .unwrap_or_else(|| Box::new(MovePicker::empty()));
         picker.init_main(
             &self.pos,
-            tt_hit.map_or(Move16(0), |h| h.mv),
+            match tt_hit {
+                Some(h) if !excluded.is_some() => h.mv,
+                _ => Move16(0),
+            },
             [killers[0], killers[1], counter],
             conts,
         );
@@ -750,6 +796,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut skip_quiets = false;
         let lmp_limit = ((3 + depth * depth) / (2 - improving as i32)) as usize;
         while let Some((m, order_score)) = picker.next_move(&self.pos, self.history, skip_quiets) {
+            if m.same(excluded) {
+                continue;
+            }
             move_count += 1;
             let noisy = m.is_capture() || m.is_promotion();
             let gives_check = self.pos.gives_check(m);
@@ -778,7 +827,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
             // No check extension: in shogi (drops) checks are too many to extend; they are
             // reduced less instead (below).
-            let new_depth = depth - 1;
+            let new_depth = depth - 1 + if m.same(tt_move) { tt_extension } else { 0 };
             self.play(m, ply);
             let mut v;
             let reducible = !noisy || is_bad_capture_score(order_score);
@@ -840,8 +889,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
         self.pickers[ply] = Some(picker);
         if move_count == 0 {
-            // No legal move is a loss in shogi, in check or not.
-            return mated_in(ply);
+            // No legal move is a loss in shogi, in check or not; with the only move left out
+            // by a singular search, the node just fails low.
+            return if excluded.is_some() {
+                alpha
+            } else {
+                mated_in(ply)
+            };
         }
         if best_value == -INFINITE {
             // Every move was pruned (cannot happen in check, where nothing is pruned).
@@ -856,7 +910,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 &captures[..n_captures],
             );
         }
-        self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
+        if !excluded.is_some() {
+            self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
+        }
         best_value
     }
 
