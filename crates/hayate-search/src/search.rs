@@ -127,6 +127,12 @@ pub struct Worker<'a, E: Evaluator> {
 
 const QS_DEPTH: i32 = 0;
 
+/// The history bonus (and malus) of a cutoff at `depth`.
+#[inline(always)]
+fn stat_bonus(depth: i32) -> i32 {
+    (depth * depth * 16 + 32 * depth).min(2400)
+}
+
 impl<'a, E: Evaluator> Worker<'a, E> {
     /// A worker over `pos` (with its history) searching `root_moves` (all legal moves if empty).
     pub fn new(
@@ -494,7 +500,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         quiets: &[Move],
         captures: &[Move],
     ) {
-        let bonus = (depth * depth * 16 + 32 * depth).min(2400);
+        let bonus = stat_bonus(depth);
         let us = self.pos.side_to_move();
         let conts = self.conts(ply);
         if best.is_capture() {
@@ -639,6 +645,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && h.depth >= depth
             && h.bound.cuts(tt_value, alpha, beta)
         {
+            // A quiet TT move that still cuts is rewarded, as if searched.
+            if tt_value >= beta
+                && let Some(m) = self.pos.to_move_fast(h.mv)
+                && !m.is_capture()
+                && !m.is_promotion()
+            {
+                let conts = self.conts(ply);
+                let us = self.pos.side_to_move();
+                self.history.update_quiet(us, m, &conts, stat_bonus(depth));
+            }
             return tt_value;
         }
         // Mate-in-1 probe: cheap next to the subtree it replaces.
@@ -679,6 +695,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         };
         self.frames[ply].static_eval = if in_check { before } else { static_eval };
         let improving = !in_check && before > -INFINITE && static_eval > before;
+        // The TT value, where its bound says it is closer to the truth, refines the static
+        // eval for pruning.
+        let eval = match tt_hit {
+            Some(h)
+                if !in_check
+                    && tt_value.abs() < MATE_IN_MAX_PLY
+                    && h.bound.cuts(tt_value, static_eval, static_eval + 1) =>
+            {
+                tt_value
+            }
+            _ => static_eval,
+        };
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [Move::NONE; 2];
         }
@@ -690,28 +718,25 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         if !PV && !in_check {
             // Razoring: hopeless at low depth, verify with quiescence.
-            if depth <= 2 && static_eval + 250 + 200 * depth < alpha {
+            if depth <= 2 && eval + 250 + 200 * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, QS_DEPTH);
                 if v < alpha {
                     return v;
                 }
             }
             // Reverse futility pruning.
-            if depth < 8
-                && static_eval - 110 * (depth - improving as i32) >= beta
-                && static_eval < SUPERIOR / 2
-            {
-                return static_eval;
+            if depth < 8 && eval - 110 * (depth - improving as i32) >= beta && eval < SUPERIOR / 2 {
+                return eval;
             }
             // Null-move pruning.
             if prev_move != Move::NULL
                 && !excluded.is_some()
                 && depth >= 3
-                && static_eval >= beta
+                && eval >= beta
                 && !is_mate(beta)
                 && ply > 0
             {
-                let r = 3 + depth / 4 + ((static_eval - beta) / 200).min(3);
+                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
                 self.frames[ply].current = Move::NULL;
                 self.frames[ply].cont = 0;
                 self.pos.do_null_move();
