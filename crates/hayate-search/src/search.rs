@@ -126,6 +126,8 @@ pub struct Worker<'a, E: Evaluator> {
 }
 
 const QS_DEPTH: i32 = 0;
+/// How far above beta a capture must stay for ProbCut.
+const PROBCUT_MARGIN: Value = 200;
 
 /// The history bonus (and malus) of a cutoff at `depth`.
 #[inline(always)]
@@ -752,6 +754,24 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
         }
+        // ProbCut: a good capture that beats beta by a margin at reduced depth cuts the node.
+        if !PV
+            && !in_check
+            && !excluded.is_some()
+            && depth >= 5
+            && beta.abs() < MATE_IN_MAX_PLY
+            && !matches!(tt_hit, Some(h) if h.depth >= depth - 3 && tt_value < beta + PROBCUT_MARGIN)
+            && let Some(v) = self.probcut(
+                beta + PROBCUT_MARGIN,
+                static_eval,
+                tt_move,
+                depth,
+                ply,
+                cut_node,
+            )
+        {
+            return v;
+        }
         // Internal iterative reduction: without a TT move, this node is probably not worth full depth.
         let depth = if tt_move == Move::NONE && depth >= 4 && (PV || cut_node) {
             depth - 1
@@ -939,6 +959,52 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
         }
         best_value
+    }
+
+    /// ProbCut's search at `ply`: each capture that wins at least `pc_beta - static_eval` by
+    /// SEE, first verified by quiescence, then at `depth - 4`. The value when one holds.
+    fn probcut(
+        &mut self,
+        pc_beta: Value,
+        static_eval: Value,
+        tt_move: Move,
+        depth: i32,
+        ply: usize,
+        cut_node: bool,
+    ) -> Option<Value> {
+        let mut picker = self.pickers[ply]
+            .take()
+            .unwrap_or_else(|| Box::new(MovePicker::empty()));
+        picker.fill_quiescence(&self.pos, tt_move, self.history);
+        let mut found = None;
+        while let Some((m, _)) = picker.next_move(&self.pos, self.history, false) {
+            if !m.is_capture() || !see_ge(&self.pos, m, pc_beta - static_eval) {
+                continue;
+            }
+            self.play(m, ply);
+            let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, QS_DEPTH);
+            if v >= pc_beta {
+                v = -self.search::<false>(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
+            }
+            self.unplay(m);
+            if self.aborted() {
+                break;
+            }
+            if v >= pc_beta {
+                self.shared.tt.store(
+                    self.pos.key(),
+                    m.to_move16(),
+                    to_tt(v, ply),
+                    static_eval,
+                    depth - 3,
+                    Bound::Lower,
+                );
+                found = Some(v);
+                break;
+            }
+        }
+        self.pickers[ply] = Some(picker);
+        if self.aborted() { Some(0) } else { found }
     }
 
     fn qsearch<const PV: bool>(
