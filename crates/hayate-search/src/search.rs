@@ -1047,6 +1047,26 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             best_value = -INFINITE;
             static_eval = -INFINITE;
         } else {
+            // A mate in one at the first quiescence ply is worth its probe: captures alone miss it.
+            if depth == QS_DEPTH
+                && tt_hit.is_none()
+                && let Some(m) = hayate_mate::mate_in_1(&self.pos)
+            {
+                let v = mate_in(ply + 1);
+                if PV {
+                    self.pv_len[ply + 1] = ply + 1;
+                    self.update_pv(ply, m);
+                }
+                self.shared.tt.store(
+                    key,
+                    m.to_move16(),
+                    to_tt(v, ply),
+                    -INFINITE,
+                    MAX_PLY as i32 - 10,
+                    Bound::Exact,
+                );
+                return v;
+            }
             static_eval = match tt_hit {
                 Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.evaluate(),
