@@ -133,6 +133,11 @@ impl MovePicker {
         }
     }
 
+    /// The TT move as validated by `init_main` (NONE when absent or not pseudo-legal here).
+    pub fn tt_move(&self) -> Move {
+        self.tt
+    }
+
     fn is_special(&self, m: Move) -> bool {
         m.same(self.tt) || self.refutations.iter().any(|r| m.same(*r))
     }

@@ -831,6 +831,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             conts,
         );
         let us = self.pos.side_to_move();
+        let tt_capture = picker.tt_move().is_capture();
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
         let mut move_count = 0usize;
@@ -890,13 +891,23 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 if gives_check {
                     r -= 1;
                 }
+                if tt_capture && !noisy {
+                    r += 1;
+                }
                 if !noisy {
                     r -= self.history.quiet_score(us, m, &conts) / 12_000;
                 }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
-                    v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                    // Re-search deeper when the reduced search beat the best by far,
+                    // shallower when it barely did.
+                    let deeper = v > best_value + 40 + 2 * new_depth;
+                    let shallower = v < best_value + 10;
+                    let nd = new_depth + deeper as i32 - shallower as i32;
+                    if nd > d {
+                        v = -self.search::<false>(-alpha - 1, -alpha, nd, ply + 1, !cut_node);
+                    }
                 }
             } else if !PV || move_count > 1 {
                 v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
