@@ -2,6 +2,7 @@
 //! counter-moves. Every table keeps its values bounded by "gravity": an update moves an entry
 //! towards ±`HISTORY_MAX` by a share of the distance left.
 
+use crate::correction::Correction;
 use hayate_core::{Color, Move, Piece, PieceType};
 
 /// Index of a move's origin: the square for board moves, 81 + type for drops.
@@ -55,6 +56,8 @@ pub struct History {
     /// [moving piece][to][captured type].
     capture: Vec<i16>,
     counter: Vec<Move>,
+    /// The static-eval corrections this thread learnt.
+    pub correction: Correction,
 }
 
 impl History {
@@ -65,6 +68,7 @@ impl History {
             cont: vec![0; (PIECE_TO + 1) * PIECE_TO],
             capture: vec![0; PIECE_TO * PieceType::NUM],
             counter: vec![Move::NONE; PIECE_TO],
+            correction: Correction::new(),
         }
     }
 
@@ -74,6 +78,7 @@ impl History {
         self.cont.fill(0);
         self.capture.fill(0);
         self.counter.fill(Move::NONE);
+        self.correction.clear();
     }
 
     #[inline(always)]

@@ -4,6 +4,7 @@
 #![deny(missing_docs)]
 
 pub mod bench;
+pub mod correction;
 mod engine;
 pub mod history;
 pub mod movepick;

@@ -680,13 +680,26 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             );
             return v;
         }
-        let static_eval = if in_check {
+        let us = self.pos.side_to_move();
+        let prev_cont = if ply > 0 {
+            self.frames[ply - 1].cont
+        } else {
+            0
+        };
+        let raw_eval = if in_check {
             -INFINITE
         } else {
             match tt_hit {
                 Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.evaluate(),
             }
+        };
+        let static_eval = if in_check {
+            -INFINITE
+        } else {
+            self.history
+                .correction
+                .adjust(us, self.pos.hand_key(), prev_cont, raw_eval)
         };
         // In check there is no static eval: carry the one from two plies back, so that the
         // node two plies on compares against a real value (and is not always "improving").
@@ -764,6 +777,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && let Some(v) = self.probcut(
                 beta + PROBCUT_MARGIN,
                 static_eval,
+                raw_eval,
                 tt_move,
                 depth,
                 ply,
@@ -830,7 +844,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             [killers[0], killers[1], counter],
             conts,
         );
-        let us = self.pos.side_to_move();
         let tt_capture = picker.tt_move().is_capture();
         let mut best_value = -INFINITE;
         let mut best_move = Move::NONE;
@@ -967,7 +980,20 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             );
         }
         if !excluded.is_some() {
-            self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
+            // The search's verdict teaches the correction history, unless a capture decided
+            // it or its bound says nothing about the static eval.
+            if !in_check
+                && !(best_move.is_capture() || best_move.is_promotion())
+                && best_value.abs() < MATE_IN_MAX_PLY
+                && ((best_value < static_eval && best_value < beta)
+                    || (best_value > static_eval && best_move.is_some()))
+            {
+                let hk = self.pos.hand_key();
+                self.history
+                    .correction
+                    .update(us, hk, prev_cont, best_value - static_eval, depth);
+            }
+            self.store_result::<PV>(key, best_move, best_value, beta, raw_eval, depth, ply);
         }
         best_value
     }
@@ -978,6 +1004,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         &mut self,
         pc_beta: Value,
         static_eval: Value,
+        raw_eval: Value,
         tt_move: Move,
         depth: i32,
         ply: usize,
@@ -1006,7 +1033,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     self.pos.key(),
                     m.to_move16(),
                     to_tt(v, ply),
-                    static_eval,
+                    raw_eval,
                     depth - 3,
                     Bound::Lower,
                 );
@@ -1054,6 +1081,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
         let mut best_value;
         let static_eval;
+        let mut raw_eval = -INFINITE;
         if in_check {
             best_value = -INFINITE;
             static_eval = -INFINITE;
@@ -1078,10 +1106,21 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 );
                 return v;
             }
-            static_eval = match tt_hit {
+            raw_eval = match tt_hit {
                 Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.evaluate(),
             };
+            let prev_cont = if ply > 0 {
+                self.frames[ply - 1].cont
+            } else {
+                0
+            };
+            static_eval = self.history.correction.adjust(
+                self.pos.side_to_move(),
+                self.pos.hand_key(),
+                prev_cont,
+                raw_eval,
+            );
             best_value = static_eval;
             if best_value >= beta {
                 if tt_hit.is_none() {
@@ -1089,7 +1128,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                         key,
                         Move16(0),
                         to_tt(best_value, ply),
-                        static_eval,
+                        raw_eval,
                         -1,
                         Bound::Lower,
                     );
@@ -1156,7 +1195,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
         }
         self.pickers[ply] = Some(picker);
-        self.store_result::<PV>(key, best_move, best_value, beta, static_eval, depth, ply);
+        self.store_result::<PV>(key, best_move, best_value, beta, raw_eval, depth, ply);
         best_value
     }
 }
