@@ -1,8 +1,9 @@
 //! The search proper: one `Worker` per thread runs iterative deepening over a shared
 //! transposition table (Lazy SMP). Principal variation search with aspiration windows,
-//! quiescence, null-move pruning, reverse futility and razoring, late-move reductions and
-//! pruning, futility and SEE pruning, check extensions, mate-distance pruning, repetition and
-//! entering-king handling from the rules core.
+//! quiescence (with a mate-in-1 probe at its first ply), null-move pruning, reverse futility,
+//! razoring and ProbCut, singular extensions, late-move reductions and pruning, futility and
+//! SEE pruning, a static eval corrected by what earlier searches found, mate-distance pruning,
+//! repetition and entering-king handling from the rules core.
 
 use crate::history::{ContKey, History, cont_key};
 use crate::movepick::{MovePicker, is_bad_capture_score};
@@ -776,8 +777,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && !matches!(tt_hit, Some(h) if h.depth >= depth - 3 && tt_value < beta + PROBCUT_MARGIN)
             && let Some(v) = self.probcut(
                 beta + PROBCUT_MARGIN,
-                static_eval,
-                raw_eval,
+                (static_eval, raw_eval),
                 tt_move,
                 depth,
                 ply,
@@ -983,7 +983,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             // The search's verdict teaches the correction history, unless a capture decided
             // it or its bound says nothing about the static eval.
             if !in_check
-                && !(best_move.is_capture() || best_move.is_promotion())
+                && !best_move.is_capture()
+                && !best_move.is_promotion()
                 && best_value.abs() < MATE_IN_MAX_PLY
                 && ((best_value < static_eval && best_value < beta)
                     || (best_value > static_eval && best_move.is_some()))
@@ -1000,11 +1001,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
     /// ProbCut's search at `ply`: each capture that wins at least `pc_beta - static_eval` by
     /// SEE, first verified by quiescence, then at `depth - 4`. The value when one holds.
+    /// `evals`: the corrected static eval and the raw one (which the TT keeps).
     fn probcut(
         &mut self,
         pc_beta: Value,
-        static_eval: Value,
-        raw_eval: Value,
+        (static_eval, raw_eval): (Value, Value),
         tt_move: Move,
         depth: i32,
         ply: usize,
