@@ -49,6 +49,8 @@ pub struct UsiOption {
     pub name: String,
     /// Kind, default and limits.
     pub kind: OptionKind,
+    /// Accepted by `setoption` but not listed by `usi` (tuning knobs, not for GUIs).
+    pub hidden: bool,
 }
 
 /// Why a `setoption` value was refused (the option keeps its value).
@@ -159,7 +161,14 @@ impl UsiOption {
         UsiOption {
             name: name.to_string(),
             kind,
+            hidden: false,
         }
+    }
+
+    /// The same option, accepted by `setoption` but not listed by `usi`.
+    pub fn hidden(mut self) -> UsiOption {
+        self.hidden = true;
+        self
     }
 
     /// The default value as `setoption` would send it (empty for a button).

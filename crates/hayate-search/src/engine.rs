@@ -1,6 +1,7 @@
 //! The αβ player: options, threads (Lazy SMP), time, and the [`Player`] interface.
 
 use crate::history::History;
+use crate::params::SearchParams;
 use crate::search::{Clock, SearchConfig, Shared, Worker};
 use crate::timeman::{TimeOptions, plan};
 use crate::tt::TranspositionTable;
@@ -30,6 +31,8 @@ pub struct Options {
     pub time: TimeOptions,
     /// `ResignValue`: resign when the best score is below minus this (0 = never resign early).
     pub resign_value: i32,
+    /// `Tune_<name>` (hidden): the search's tunable constants.
+    pub params: SearchParams,
 }
 
 impl Default for Options {
@@ -42,9 +45,13 @@ impl Default for Options {
             max_moves_to_draw: 0,
             time: TimeOptions::default(),
             resign_value: 0,
+            params: SearchParams::default(),
         }
     }
 }
+
+/// The USI name prefix of the hidden tuning options.
+const TUNE: &str = "Tune_";
 
 impl Options {
     /// The USI options, declared once: names, kinds and ranges, current values as defaults.
@@ -68,6 +75,12 @@ impl Options {
             UsiOption::spin("SlowMover", t.slow_mover as i64, 1, 1000),
             UsiOption::spin("ResignValue", self.resign_value as i64, 0, 32000),
         ]
+        .into_iter()
+        .chain(SearchParams::TABLE.iter().map(|&(name, _, min, max)| {
+            let v = self.params.get(name).unwrap_or_default();
+            UsiOption::spin(&format!("{TUNE}{name}"), v.into(), min.into(), max.into()).hidden()
+        }))
+        .collect()
     }
 
     /// Sets one option from its USI text, checked against [`Options::usi_options`]. Cheap:
@@ -93,6 +106,9 @@ impl Options {
             "MinimumThinkingTime" => t.minimum_thinking_ms = parse_num(name, &v)?,
             "SlowMover" => t.slow_mover = parse_num(name, &v)?,
             "ResignValue" => self.resign_value = parse_num(name, &v)?,
+            n if n.starts_with(TUNE) => {
+                self.params.set(&n[TUNE.len()..], parse_num(name, &v)?);
+            }
             _ => {} // USI_Ponder: pondering follows `go ponder`; nothing to keep.
         }
         Ok(())
@@ -206,6 +222,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 (d as i32).clamp(1, MAX_PLY as i32 - 10)
             }),
             node_limit: limits.nodes.unwrap_or(0),
+            params: self.options.params,
         };
         let time_plan = plan(
             limits,

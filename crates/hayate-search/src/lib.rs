@@ -8,6 +8,7 @@ pub mod correction;
 mod engine;
 pub mod history;
 pub mod movepick;
+pub mod params;
 pub mod search;
 pub mod see;
 pub mod timeman;

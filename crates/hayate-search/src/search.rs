@@ -7,6 +7,7 @@
 
 use crate::history::{ContKey, History, cont_key};
 use crate::movepick::{MovePicker, is_bad_capture_score};
+use crate::params::SearchParams;
 use crate::see::{capture_value, see_ge};
 use crate::timeman::TimePlan;
 use crate::tt::{Bound, TranspositionTable};
@@ -30,6 +31,8 @@ pub struct SearchConfig {
     pub depth_limit: i32,
     /// Node limit (0 = none).
     pub node_limit: u64,
+    /// The tunable constants.
+    pub params: SearchParams,
 }
 
 impl Default for SearchConfig {
@@ -40,6 +43,7 @@ impl Default for SearchConfig {
             max_moves_to_draw: 0,
             depth_limit: MAX_PLY as i32 - 10,
             node_limit: 0,
+            params: SearchParams::default(),
         }
     }
 }
@@ -127,14 +131,6 @@ pub struct Worker<'a, E: Evaluator> {
 }
 
 const QS_DEPTH: i32 = 0;
-/// How far above beta a capture must stay for ProbCut.
-const PROBCUT_MARGIN: Value = 200;
-
-/// The history bonus (and malus) of a cutoff at `depth`.
-#[inline(always)]
-fn stat_bonus(depth: i32) -> i32 {
-    (depth * depth * 16 + 32 * depth).min(2400)
-}
 
 impl<'a, E: Evaluator> Worker<'a, E> {
     /// A worker over `pos` (with its history) searching `root_moves` (all legal moves if empty).
@@ -164,7 +160,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut reductions = vec![0i32; 64 * 64];
         for d in 1..64 {
             for m in 1..64 {
-                reductions[d * 64 + m] = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+                reductions[d * 64 + m] = cfg.params.reduction(d, m);
             }
         }
         let root_side = pos.side_to_move();
@@ -319,7 +315,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 self.pv_idx = pv_idx;
                 self.sel_depth = 0;
                 let prev = self.root_moves[pv_idx].prev_score;
-                let mut delta = 40;
+                let mut delta = self.cfg.params.aspiration;
                 let (mut alpha, mut beta) = if depth >= 4 && prev > -INFINITE && !is_mate(prev) {
                     ((prev - delta).max(-INFINITE), (prev + delta).min(INFINITE))
                 } else {
@@ -503,7 +499,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         quiets: &[Move],
         captures: &[Move],
     ) {
-        let bonus = stat_bonus(depth);
+        let bonus = self.cfg.params.stat_bonus(depth);
         let us = self.pos.side_to_move();
         let conts = self.conts(ply);
         if best.is_capture() {
@@ -593,6 +589,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         ply: usize,
         cut_node: bool,
     ) -> Value {
+        let p = self.cfg.params;
         if depth <= 0 {
             return self.qsearch::<PV>(alpha, beta, ply, QS_DEPTH);
         }
@@ -656,7 +653,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             {
                 let conts = self.conts(ply);
                 let us = self.pos.side_to_move();
-                self.history.update_quiet(us, m, &conts, stat_bonus(depth));
+                let bonus = self.cfg.params.stat_bonus(depth);
+                self.history.update_quiet(us, m, &conts, bonus);
             }
             return tt_value;
         }
@@ -734,14 +732,17 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
         if !PV && !in_check {
             // Razoring: hopeless at low depth, verify with quiescence.
-            if depth <= 2 && eval + 250 + 200 * depth < alpha {
+            if depth <= 2 && eval + p.razor_base + p.razor_depth * depth < alpha {
                 let v = self.qsearch::<false>(alpha - 1, alpha, ply, QS_DEPTH);
                 if v < alpha {
                     return v;
                 }
             }
             // Reverse futility pruning.
-            if depth < 8 && eval - 110 * (depth - improving as i32) >= beta && eval < SUPERIOR / 2 {
+            if depth < p.rfp_max_depth
+                && eval - p.rfp_margin * (depth - improving as i32) >= beta
+                && eval < SUPERIOR / 2
+            {
                 return eval;
             }
             // Null-move pruning.
@@ -752,7 +753,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 && !is_mate(beta)
                 && ply > 0
             {
-                let r = 3 + depth / 4 + ((eval - beta) / 200).min(3);
+                let r =
+                    p.nmp_base + depth / p.nmp_depth_div + ((eval - beta) / p.nmp_eval_div).min(3);
                 self.frames[ply].current = Move::NULL;
                 self.frames[ply].cont = 0;
                 self.pos.do_null_move();
@@ -774,9 +776,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && !excluded.is_some()
             && depth >= 5
             && beta.abs() < MATE_IN_MAX_PLY
-            && !matches!(tt_hit, Some(h) if h.depth >= depth - 3 && tt_value < beta + PROBCUT_MARGIN)
+            && !matches!(tt_hit, Some(h) if h.depth >= depth - 3 && tt_value < beta + p.probcut_margin)
             && let Some(v) = self.probcut(
-                beta + PROBCUT_MARGIN,
+                beta + p.probcut_margin,
                 (static_eval, raw_eval),
                 tt_move,
                 depth,
@@ -799,7 +801,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         // singular but still fails high, it is searched shallower.
         let mut tt_extension = 0;
         if !excluded.is_some()
-            && depth >= 6
+            && depth >= p.se_min_depth
             && (ply as i32) < 2 * self.root_depth
             && let Some(h) = tt_hit
             && tt_move.is_some()
@@ -807,7 +809,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && h.depth >= depth - 3
             && tt_value.abs() < MATE_IN_MAX_PLY
         {
-            let singular_beta = tt_value - 2 * depth;
+            let singular_beta = tt_value - p.se_margin * depth;
             self.frames[ply].excluded = tt_move;
             let v = self.search::<false>(
                 singular_beta - 1,
@@ -821,7 +823,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 return 0;
             }
             if v < singular_beta {
-                tt_extension = if !PV && v < singular_beta - 40 { 2 } else { 1 };
+                tt_extension = if !PV && v < singular_beta - p.se_double {
+                    2
+                } else {
+                    1
+                };
             } else if singular_beta >= beta {
                 return singular_beta;
             } else if tt_value >= beta || cut_node {
@@ -853,7 +859,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut captures = [Move::NONE; 32];
         let mut n_captures = 0;
         let mut skip_quiets = false;
-        let lmp_limit = ((3 + depth * depth) / (2 - improving as i32)) as usize;
+        let lmp_limit = ((p.lmp_base + depth * depth) / (2 - improving as i32)) as usize;
         while let Some((m, order_score)) = picker.next_move(&self.pos, self.history, skip_quiets) {
             if m.same(excluded) {
                 continue;
@@ -871,16 +877,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
                     let cont_score =
                         self.history.cont(conts[0], m) + self.history.cont(conts[1], m);
-                    if lmr_depth < 4 && cont_score < -3000 * depth {
+                    if lmr_depth < 4 && cont_score < -p.cont_prune * depth {
                         continue;
                     }
-                    if lmr_depth < 7 && static_eval + 150 + 120 * lmr_depth <= alpha {
+                    if lmr_depth < 7
+                        && static_eval + p.futility_base + p.futility_depth * lmr_depth <= alpha
+                    {
                         continue;
                     }
-                    if !see_ge(&self.pos, m, -40 * lmr_depth * lmr_depth) {
+                    if !see_ge(&self.pos, m, -p.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth < 7 && !see_ge(&self.pos, m, -120 * depth) {
+                } else if depth < 7 && !see_ge(&self.pos, m, -p.see_noisy * depth) {
                     continue;
                 }
             }
@@ -908,15 +916,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     r += 1;
                 }
                 if !noisy {
-                    r -= self.history.quiet_score(us, m, &conts) / 12_000;
+                    r -= self.history.quiet_score(us, m, &conts) / p.lmr_history_div;
                 }
                 let d = (new_depth - r).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // Re-search deeper when the reduced search beat the best by far,
                     // shallower when it barely did.
-                    let deeper = v > best_value + 40 + 2 * new_depth;
-                    let shallower = v < best_value + 10;
+                    let deeper = v > best_value + p.lmr_deeper + 2 * new_depth;
+                    let shallower = v < best_value + p.lmr_shallower;
                     let nd = new_depth + deeper as i32 - shallower as i32;
                     if nd > d {
                         v = -self.search::<false>(-alpha - 1, -alpha, nd, ply + 1, !cut_node);
@@ -1053,6 +1061,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         ply: usize,
         depth: i32,
     ) -> Value {
+        let p = self.cfg.params;
         self.nodes += 1;
         if self.nodes & 1023 == 0 {
             self.check_limits();
@@ -1167,7 +1176,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 if !m.is_promotion()
-                    && static_eval + capture_value(m.captured().piece_type()) + 200 <= alpha
+                    && static_eval + capture_value(m.captured().piece_type()) + p.qs_futility
+                        <= alpha
                 {
                     continue;
                 }

@@ -167,3 +167,46 @@ fn bench_node_count_is_deterministic() {
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 1000);
 }
+
+/// The hidden `Tune_` options reach the search: the defaults search the tree the constants
+/// did, another margin another tree; out-of-range values are refused and change nothing.
+#[test]
+fn tuning_options_change_the_search_and_defaults_do_not() {
+    use hayate_core::player::Player;
+    // After 7g7f 3c3d.
+    let pos =
+        Position::from_sfen("lnsgkgsnl/1r5b1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL b - 3")
+            .expect("sfen");
+    let nodes = |opts: &[(&str, &str)]| {
+        let mut p = AlphaBeta::with_options(
+            Material,
+            hayate_search::Options {
+                hash_mb: 16,
+                ..hayate_search::Options::default()
+            },
+        );
+        for (n, v) in opts {
+            p.set_option(n, v).expect("accepted");
+        }
+        let limits = Limits {
+            depth: Some(9),
+            ..Limits::default()
+        };
+        p.search(&pos, &limits, &Signals::new(), &mut |_| {}).nodes
+    };
+    let plain = nodes(&[]);
+    assert_eq!(
+        nodes(&[("Tune_rfp_margin", "110"), ("Tune_lmr_div", "220")]),
+        plain
+    );
+    assert_ne!(nodes(&[("Tune_rfp_margin", "20")]), plain);
+    assert_ne!(nodes(&[("Tune_lmr_div", "120")]), plain);
+    let mut p = AlphaBeta::with_options(Material, hayate_search::Options::default());
+    assert!(p.set_option("Tune_rfp_margin", "5").is_err());
+    assert!(p.set_option("Tune_no_such_knob", "5").is_err());
+    assert!(
+        p.options()
+            .iter()
+            .all(|o| !o.name.starts_with("Tune_") || o.hidden)
+    );
+}

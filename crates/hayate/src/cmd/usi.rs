@@ -86,7 +86,7 @@ pub fn run() -> anyhow::Result<()> {
                     .unwrap_or_else(|| "Hayate".into());
                 out.say(&format!("id name {h}"));
                 out.say("id author the Hayate developers");
-                for o in crate::engine::option_table() {
+                for o in crate::engine::option_table().iter().filter(|o| !o.hidden) {
                     out.say(&format!("option name {} {}", o.name, o.declaration()));
                 }
                 out.say("usiok");

@@ -1,0 +1,153 @@
+//! The search's tunable constants in one place. Each is declared once with its default and
+//! the range a tuner may try; the engine takes `setoption name Tune_<name> value <n>` for each
+//! (hidden options: `usi` does not list them), so that a tuning run changes them without a
+//! rebuild. The defaults are the values the SPRT runs kept.
+
+macro_rules! search_params {
+    ($( $(#[doc = $doc:literal])* $name:ident: $default:expr, $min:expr, $max:expr; )*) => {
+        /// The search's tunable constants (margins in eval units, depths in plies).
+        #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+        pub struct SearchParams {
+            $( $(#[doc = $doc])* pub $name: i32, )*
+        }
+
+        impl Default for SearchParams {
+            fn default() -> Self {
+                SearchParams { $( $name: $default, )* }
+            }
+        }
+
+        impl SearchParams {
+            /// Every parameter: name, default, smallest and largest value a tuner may set.
+            pub const TABLE: &'static [(&'static str, i32, i32, i32)] =
+                &[ $( (stringify!($name), $default, $min, $max), )* ];
+
+            /// The parameter called `name`.
+            pub fn get(&self, name: &str) -> Option<i32> {
+                match name {
+                    $( stringify!($name) => Some(self.$name), )*
+                    _ => None,
+                }
+            }
+
+            /// Sets the parameter called `name`; false when there is none (ranges are the
+            /// caller's: the USI option table checks them).
+            pub fn set(&mut self, name: &str, value: i32) -> bool {
+                match name {
+                    $( stringify!($name) => { self.$name = value; true } )*
+                    _ => false,
+                }
+            }
+        }
+    };
+}
+
+search_params! {
+    /// Razoring: margin at depth 0.
+    razor_base: 250, 0, 1000;
+    /// Razoring: margin added per ply.
+    razor_depth: 200, 0, 1000;
+    /// Reverse futility: margin per ply (less one ply when improving).
+    rfp_margin: 110, 20, 400;
+    /// Reverse futility: applies below this depth.
+    rfp_max_depth: 8, 1, 16;
+    /// Null move: base reduction.
+    nmp_base: 3, 1, 6;
+    /// Null move: one more ply of reduction per this many plies of depth.
+    nmp_depth_div: 4, 1, 12;
+    /// Null move: one more ply per this much eval above beta (at most three).
+    nmp_eval_div: 200, 50, 1000;
+    /// ProbCut: how far above beta a capture must stay.
+    probcut_margin: 200, 50, 600;
+    /// Singular extensions: from this depth.
+    se_min_depth: 6, 4, 12;
+    /// Singular extensions: the excluded search's margin below the TT value, per ply.
+    se_margin: 2, 1, 8;
+    /// Singular extensions: two plies off the PV when this far below the singular beta.
+    se_double: 40, 0, 200;
+    /// Late-move pruning: quiets after `(lmp_base + depth²) / (2 - improving)` moves.
+    lmp_base: 3, 0, 10;
+    /// Quiets with a continuation history below `-this × depth` are pruned (lmr depth < 4).
+    cont_prune: 3000, 500, 10000;
+    /// Futility pruning of quiets: margin at lmr depth 0.
+    futility_base: 150, 0, 500;
+    /// Futility pruning of quiets: margin per ply of lmr depth.
+    futility_depth: 120, 20, 400;
+    /// SEE pruning of quiets: threshold `-this × lmr_depth²`.
+    see_quiet: 40, 0, 200;
+    /// SEE pruning of captures and checks: threshold `-this × depth`.
+    see_noisy: 120, 0, 400;
+    /// LMR table: `(lmr_base + ln d · ln m × 100 / lmr_div) / 100`.
+    lmr_div: 220, 100, 400;
+    /// LMR table: the rounding offset, in hundredths of a ply.
+    lmr_base: 50, 0, 150;
+    /// LMR: one ply less per this much quiet history (more when negative).
+    lmr_history_div: 12000, 2000, 40000;
+    /// LMR: re-search one deeper when the reduced result beats the best by this + 2·depth.
+    lmr_deeper: 40, 0, 200;
+    /// LMR: re-search one shallower when it beats the best by less than this.
+    lmr_shallower: 10, 0, 50;
+    /// Aspiration window: first half-width.
+    aspiration: 40, 5, 200;
+    /// Quiescence: captures that cannot lift the eval to within this of alpha are skipped.
+    qs_futility: 200, 0, 600;
+    /// History bonus: `min(stat_quad·d² + stat_lin·d, stat_max)`.
+    stat_quad: 16, 0, 64;
+    /// History bonus: linear term.
+    stat_lin: 32, 0, 256;
+    /// History bonus: cap.
+    stat_max: 2400, 500, 8000;
+}
+
+impl SearchParams {
+    /// The LMR table entry for `depth` and `move_count` (both ≥ 1), in plies.
+    pub fn reduction(&self, depth: usize, move_count: usize) -> i32 {
+        let lnd_lnm = (depth as f64).ln() * (move_count as f64).ln();
+        ((f64::from(self.lmr_base) + lnd_lnm * 100.0 * 100.0 / f64::from(self.lmr_div)) / 100.0)
+            as i32
+    }
+
+    /// The history bonus (and malus) of a cutoff at `depth`.
+    #[inline(always)]
+    pub fn stat_bonus(&self, depth: i32) -> i32 {
+        (depth * depth * self.stat_quad + self.stat_lin * depth).min(self.stat_max)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn defaults_lie_in_their_ranges_and_names_are_unique() {
+        let d = SearchParams::default();
+        for &(name, default, min, max) in SearchParams::TABLE {
+            assert!(min <= default && default <= max, "{name}");
+            assert_eq!(d.get(name), Some(default));
+            assert_eq!(
+                SearchParams::TABLE.iter().filter(|p| p.0 == name).count(),
+                1
+            );
+        }
+    }
+
+    #[test]
+    fn parameters_are_set_by_name() {
+        let mut p = SearchParams::default();
+        assert!(p.set("rfp_margin", 95));
+        assert_eq!((p.rfp_margin, p.get("rfp_margin")), (95, Some(95)));
+        assert!(!p.set("nothing", 1));
+        assert_eq!(p.get("nothing"), None);
+    }
+
+    #[test]
+    fn the_reduction_table_is_the_one_the_search_used() {
+        let p = SearchParams::default();
+        for d in 1..64usize {
+            for m in 1..64usize {
+                let before = (0.5 + (d as f64).ln() * (m as f64).ln() / 2.2) as i32;
+                assert_eq!(p.reduction(d, m), before, "depth {d}, move {m}");
+            }
+        }
+    }
+}
