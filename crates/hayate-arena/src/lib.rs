@@ -28,7 +28,9 @@ pub mod report;
 pub mod results;
 pub mod schedule;
 pub mod sprt;
+pub mod spsa;
 pub mod summary;
+pub mod tune;
 pub mod usi_player;
 
 pub use clock::{Clock, TimeControl};
@@ -41,5 +43,7 @@ pub use rating::{Crosstable, Ratings, Wdl, fit_ratings};
 pub use results::{GameEntry, ResultsFile};
 pub use schedule::{Format, Schedule};
 pub use sprt::{SprtDecision, SprtParams};
+pub use spsa::{Spsa, SpsaParam, params_text, parse_params};
 pub use summary::{Summary, summarize};
+pub use tune::{TuneError, Tuning, load_state, run_tuning};
 pub use usi_player::UsiPlayer;

@@ -33,6 +33,8 @@ enum Command {
     Csa(cmd::csa::Args),
     /// Matches and leagues between USI engines: ratings, SPRT, records, an HTML report.
     Match(cmd::arena::Args),
+    /// Tune an engine's spin options (the search constants by default) by SPSA game pairs.
+    Tune(cmd::tune::Args),
     /// Self-play: αβ games written as psv/hcpe training shards (resumable, one worker per index).
     Selfplay(cmd::selfplay::Args),
     /// Networks: train, bench, export/import ONNX.
@@ -53,6 +55,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Convert(a)) => cmd::convert::run(a),
         Some(Command::Csa(a)) => cmd::csa::run(a),
         Some(Command::Match(a)) => cmd::arena::run(a),
+        Some(Command::Tune(a)) => cmd::tune::run(a),
         Some(Command::Selfplay(a)) => cmd::selfplay::run(a),
         Some(Command::Train(a)) => cmd::train::run(a),
         Some(Command::Mcts(a)) => cmd::mcts::run(a),

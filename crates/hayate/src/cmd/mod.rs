@@ -12,4 +12,5 @@ pub mod perft;
 pub mod selfplay;
 pub mod train;
 pub mod train_nnue;
+pub mod tune;
 pub mod usi;
