@@ -362,35 +362,56 @@ fn exported_net_evaluates_like_the_float_model() {
 }
 
 /// Training speed on this machine: `cargo test --release -p hayate-train --test nnue -- --ignored
-/// --nocapture speed` (forward alone, then whole steps of 16384 positions).
+/// --nocapture speed` (forward alone, then whole steps of 4096 and 16384 positions; plain and
+/// factorised).
 #[test]
 #[ignore]
 fn speed() {
     let data = samples(65536, 99);
     let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
-    let mut m = Model::new(1, false);
-    let t = std::time::Instant::now();
-    let l = hayate_train::nnue::step::mean_loss(&m, &LOSS, &data, threads);
-    let fwd = data.len() as f64 / t.elapsed().as_secs_f64();
-    let mut st = AdamState::new(m.ft.len());
-    let mut buf = StepBuffers::default();
-    let t = std::time::Instant::now();
-    for batch in data.chunks(16384) {
-        train_step(
-            &mut m,
-            &mut st,
-            AdamConfig::default(),
-            &LOSS,
-            batch,
-            (1e-3, false),
-            threads,
-            &mut buf,
+    for factorised in [false, true] {
+        let mut m = Model::new(1, factorised);
+        let t = std::time::Instant::now();
+        let l = hayate_train::nnue::step::mean_loss(&m, &LOSS, &data, threads);
+        let fwd = data.len() as f64 / t.elapsed().as_secs_f64();
+        eprintln!(
+            "{threads} threads, factorised {factorised}: forward {fwd:.0} positions/s (loss {l:.4})"
         );
+        for batch_size in [4096, 16384] {
+            let mut st = AdamState::new(m.ft.len());
+            let mut buf = StepBuffers::default();
+            // One untimed pass first: the Adam moments' pages are zero pages until first
+            // written, and those faults (a one-off in a real run) would dominate 65 k positions.
+            for batch in data.chunks(batch_size) {
+                let rate = (1e-3, false);
+                train_step(
+                    &mut m,
+                    &mut st,
+                    AdamConfig::default(),
+                    &LOSS,
+                    batch,
+                    rate,
+                    threads,
+                    &mut buf,
+                );
+            }
+            let t = std::time::Instant::now();
+            for batch in data.chunks(batch_size) {
+                train_step(
+                    &mut m,
+                    &mut st,
+                    AdamConfig::default(),
+                    &LOSS,
+                    batch,
+                    (1e-3, false),
+                    threads,
+                    &mut buf,
+                );
+            }
+            let step = data.len() as f64 / t.elapsed().as_secs_f64();
+            eprintln!("  batch {batch_size}: training {step:.0} positions/s");
+        }
     }
-    let step = data.len() as f64 / t.elapsed().as_secs_f64();
-    eprintln!(
-        "{threads} threads: forward {fwd:.0} positions/s (loss {l:.4}), training {step:.0} positions/s"
-    );
 }
 
 /// A quantisation-aware step on a model whose hidden and output weights are on the export's
