@@ -380,34 +380,18 @@ fn speed() {
         for batch_size in [4096, 16384] {
             let mut st = AdamState::new(m.ft.len());
             let mut buf = StepBuffers::default();
+            let mut pass = || {
+                for batch in data.chunks(batch_size) {
+                    let rate = (1e-3, false);
+                    let adam = AdamConfig::default();
+                    train_step(&mut m, &mut st, adam, &LOSS, batch, rate, threads, &mut buf);
+                }
+            };
             // One untimed pass first: the Adam moments' pages are zero pages until first
             // written, and those faults (a one-off in a real run) would dominate 65 k positions.
-            for batch in data.chunks(batch_size) {
-                let rate = (1e-3, false);
-                train_step(
-                    &mut m,
-                    &mut st,
-                    AdamConfig::default(),
-                    &LOSS,
-                    batch,
-                    rate,
-                    threads,
-                    &mut buf,
-                );
-            }
+            pass();
             let t = std::time::Instant::now();
-            for batch in data.chunks(batch_size) {
-                train_step(
-                    &mut m,
-                    &mut st,
-                    AdamConfig::default(),
-                    &LOSS,
-                    batch,
-                    (1e-3, false),
-                    threads,
-                    &mut buf,
-                );
-            }
+            pass();
             let step = data.len() as f64 / t.elapsed().as_secs_f64();
             eprintln!("  batch {batch_size}: training {step:.0} positions/s");
         }

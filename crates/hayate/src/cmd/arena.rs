@@ -15,6 +15,17 @@ use hayate_arena::{
     parse_openings, report, run as run_league,
 };
 
+/// The game limits `hayate match` and `hayate tune` share.
+#[derive(clap::Args)]
+pub struct GameLimits {
+    /// Ms a move may overrun its clock before it loses on time.
+    #[arg(long, default_value_t = 200)]
+    pub margin: u64,
+    /// Plies after which the game is a draw (opening moves count).
+    #[arg(long, default_value_t = 320)]
+    pub max_plies: usize,
+}
+
 /// Arguments of `hayate match`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -40,12 +51,8 @@ pub struct Args {
     /// Fischer increment in ms.
     #[arg(long, default_value_t = 0)]
     inc: u64,
-    /// Ms a move may overrun its clock before it loses on time.
-    #[arg(long, default_value_t = 200)]
-    margin: u64,
-    /// Plies after which the game is a draw (opening moves count).
-    #[arg(long, default_value_t = 320)]
-    max_plies: usize,
+    #[command(flatten)]
+    limits: GameLimits,
     /// Openings file (SFEN or `startpos moves ...` per line; each played with colours swapped).
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -143,8 +150,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         openings,
         time_control,
         rules: GameRules {
-            max_plies: a.max_plies,
-            margin_ms: a.margin,
+            max_plies: a.limits.max_plies,
+            margin_ms: a.limits.margin,
             resign: a.resign_cp.map(|cp| ScoreAdjudication {
                 cp,
                 moves: a.resign_moves,

@@ -47,12 +47,8 @@ pub struct Args {
     /// Extra `go` words for both settings (e.g. `nodes 20000`).
     #[arg(long, default_value = "")]
     go: String,
-    /// Ms a move may overrun its clock before it loses on time.
-    #[arg(long, default_value_t = 200)]
-    margin: u64,
-    /// Plies after which the game is a draw (opening moves count).
-    #[arg(long, default_value_t = 320)]
-    max_plies: usize,
+    #[command(flatten)]
+    limits: super::arena::GameLimits,
     /// Openings file (SFEN or `startpos moves ...` per line), one per iteration in turn.
     #[arg(long)]
     openings: Option<PathBuf>,
@@ -135,8 +131,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         openings,
         time_control: TimeControl::byoyomi(a.byoyomi),
         rules: GameRules {
-            max_plies: a.max_plies,
-            margin_ms: a.margin,
+            max_plies: a.limits.max_plies,
+            margin_ms: a.limits.margin,
             resign: Some(ScoreAdjudication {
                 cp: a.resign_cp,
                 moves: 3,
