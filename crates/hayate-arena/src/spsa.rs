@@ -99,6 +99,25 @@ impl Spsa {
         a_end * ((self.big_a() + n) / (self.big_a() + k.max(1) as f64)).powf(ALPHA)
     }
 
+    /// Where the run stands: per parameter, its start, its current value and the move in units
+    /// of its final perturbation (a move well under 1 is the size of the noise), as a table.
+    pub fn status(&self) -> String {
+        let mut t = format!(
+            "{} of {} iterations\n{:<24} {:>10} {:>10} {:>12}\n",
+            self.k, self.iterations, "parameter", "start", "now", "move/c_end"
+        );
+        for (p, &now) in self.params.iter().zip(&self.theta) {
+            t.push_str(&format!(
+                "{:<24} {:>10} {:>10.1} {:>+12.2}\n",
+                p.name,
+                p.value,
+                now,
+                (now - p.value) / p.c_end()
+            ));
+        }
+        t
+    }
+
     /// The two settings of the next iteration (`k + 1`); the signs come from (seed, k).
     pub fn perturb(&self) -> Perturbation {
         let k = self.k + 1;
@@ -236,6 +255,20 @@ mod tests {
         let t = s.theta.clone();
         s.update(&q, 0.0);
         assert_eq!(s.theta, t);
+    }
+
+    #[test]
+    fn status_lists_each_parameter_with_its_move_in_c_end_units() {
+        let mut s = Spsa::new(vec![param("Tune_a", 100.0)], 10, 1);
+        s.theta[0] = 110.0;
+        s.k = 3;
+        let t = s.status();
+        assert!(t.starts_with("3 of 10 iterations\n"), "{t}");
+        let row = t.lines().nth(2).expect("a row");
+        assert_eq!(
+            row.split_whitespace().collect::<Vec<_>>(),
+            ["Tune_a", "100", "110.0", "+0.50"]
+        );
     }
 
     #[test]

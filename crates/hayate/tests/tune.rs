@@ -81,6 +81,14 @@ fn tune_runs_resumes_after_a_kill_and_keeps_values_in_range() {
     let again = tune().output().unwrap();
     let text = String::from_utf8_lossy(&again.stdout);
     assert!(text.contains("resuming at iteration 4 of 4"), "{text}");
+    let status = Command::new(HAYATE)
+        .args(["tune", "--status", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&status.stdout);
+    assert!(text.starts_with("4 of 4 iterations"), "{text}");
+    assert!(text.contains("Tune_lmr_div"), "{text}");
     // Another run's settings are refused, not mixed in.
     let other = tune().args(["--seed", "9"]).output().unwrap();
     assert!(!other.status.success());

@@ -6,7 +6,8 @@
 //!     --option USI_Hash=64 --openings crates/hayate-search/docs/sprt-openings.txt
 //! ```
 //! Without `--engine` the engine is this program; without `--params`, every search constant
-//! (`Tune_*`, see `hayate_search::params`). Run the same command again to resume.
+//! (`Tune_*`, see `hayate_search::params`). Run the same command again to resume;
+//! `hayate tune --out runs/tune1 --status` shows where a run stands.
 
 use std::path::PathBuf;
 
@@ -58,6 +59,9 @@ pub struct Args {
     /// No line per iteration.
     #[arg(long)]
     quiet: bool,
+    /// Print where the run in --out stands (each parameter's start, value and move) and stop.
+    #[arg(long)]
+    status: bool,
 }
 
 /// Hayate's own search constants as tuning parameters.
@@ -88,6 +92,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         return Ok(());
     }
     let out = a.out.clone().context("--out is required")?;
+    if a.status {
+        let s = load_state(&out)?.with_context(|| format!("no run in {}", out.display()))?;
+        print!("{}", s.status());
+        return Ok(());
+    }
     let params = match &a.params {
         Some(p) => {
             let text = std::fs::read_to_string(p)
