@@ -205,4 +205,33 @@ mod tests {
             OddPlyResult::Aborted
         );
     }
+
+    /// Every mate the bounded search claims on the SFEN lines of `$ODD_SFENS` is a real one:
+    /// `ODD_SFENS=positions.sfen cargo test --release -p hayate-mate odd_ply_claims -- --ignored`.
+    #[test]
+    #[ignore]
+    fn odd_ply_claims_on_a_file_are_real_mates() {
+        let Ok(path) = std::env::var("ODD_SFENS") else {
+            return;
+        };
+        let text = std::fs::read_to_string(path).expect("readable");
+        let (mut claims, mut checked) = (0, 0);
+        for line in text.lines() {
+            let Ok(mut pos) = Position::from_sfen(line.trim()) else {
+                continue;
+            };
+            if pos.in_check() {
+                continue;
+            }
+            checked += 1;
+            if let OddPlyResult::Mate(m) = OddPlySearch::new(512).search(&mut pos, 3) {
+                claims += 1;
+                let before = pos.to_sfen();
+                verify_first_move(&mut pos, m, 3, Defence::AllLegal)
+                    .unwrap_or_else(|e| panic!("{line}: {m}: {e}"));
+                assert_eq!(pos.to_sfen(), before);
+            }
+        }
+        eprintln!("{checked} positions, {claims} mates claimed, all real");
+    }
 }
