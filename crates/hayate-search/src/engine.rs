@@ -2,10 +2,11 @@
 
 use crate::history::History;
 use crate::params::SearchParams;
-use crate::search::{Clock, SearchConfig, Shared, Worker};
+use crate::search::{Clock, RootMove, SearchConfig, Shared, Worker};
 use crate::timeman::{TimeOptions, plan};
 use crate::tt::TranspositionTable;
 use crate::value::*;
+use crate::vote::{ThreadResult, best_thread};
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_core::{DeclarationRule, Move, Position};
@@ -238,6 +239,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             start,
         };
         let eval: &E = &self.eval;
+        let cfg_multipv = cfg.multipv;
         let (main_hist, helper_hists) = self.histories.split_at_mut(1);
         let result = std::thread::scope(|s| {
             let shared = &shared;
@@ -270,14 +272,15 @@ impl<E: Evaluator> AlphaBeta<E> {
             // A finished search must not answer before `stop` (infinite) or `ponderhit` (ponder).
             wait_while_pondering(limits, signals);
             shared.abort.store(true, Ordering::Relaxed);
-            for h in handles {
-                let _ = h.join();
-            }
-            let best = main.root_moves.first().cloned();
-            (best, main.completed_depth)
+            let mut answers = vec![(main.completed_depth, main.root_moves.first().cloned())];
+            answers.extend(handles.into_iter().filter_map(|h| h.join().ok()));
+            // Helpers vote only where the answer may vary: one line, no depth limit.
+            let vote = cfg_multipv == 1 && limits.depth.is_none();
+            let pick = if vote { voted(&answers) } else { 0 };
+            (pick, answers.swap_remove(pick))
         });
         let nodes = shared.total_nodes.load(Ordering::Relaxed);
-        let (best, depth) = result;
+        let (pick, (depth, best)) = result;
         let Some(best) = best else {
             return SearchResult {
                 best: BestMove::Resign,
@@ -293,6 +296,19 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             best.score
         };
+        if pick > 0 {
+            // A helper's answer: its line is the one the GUI should see last.
+            let ms = start.elapsed().as_millis() as u64;
+            report(&Info {
+                depth: Some(depth.max(1) as u32),
+                time_ms: Some(ms),
+                nodes: Some(nodes),
+                nps: Some(nodes * 1000 / ms.max(1)),
+                score: Some(to_score(score)),
+                pv: best.pv.clone(),
+                ..Info::default()
+            });
+        }
         // `ResignValue`: resign when the best line is worse than minus it (being mated included).
         let resign = self.options.resign_value > 0 && score < -self.options.resign_value;
         let bm = if resign {
@@ -324,6 +340,31 @@ impl<E: Evaluator> AlphaBeta<E> {
         let hit = self.tt.probe(p.key())?;
         p.to_move(hit.mv)
     }
+}
+
+/// The thread whose answer to play, by [`best_thread`]'s vote over each thread's last
+/// completed depth and best root move.
+fn voted(answers: &[(i32, Option<RootMove>)]) -> usize {
+    let results: Vec<ThreadResult> = answers
+        .iter()
+        .map(|(depth, rm)| match rm {
+            Some(rm) if rm.score > -INFINITE || rm.prev_score > -INFINITE => ThreadResult {
+                depth: *depth,
+                mv: rm.mv,
+                score: if rm.score > -INFINITE {
+                    rm.score
+                } else {
+                    rm.prev_score
+                },
+            },
+            _ => ThreadResult {
+                depth: 0,
+                mv: Move::NONE,
+                score: 0,
+            },
+        })
+        .collect();
+    best_thread(&results)
 }
 
 fn wait_while_pondering(limits: &Limits, signals: &Signals) {

@@ -14,5 +14,6 @@ pub mod see;
 pub mod timeman;
 pub mod tt;
 pub mod value;
+pub mod vote;
 
 pub use engine::{AlphaBeta, Options, SearchResult};
