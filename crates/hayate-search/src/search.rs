@@ -86,6 +86,9 @@ struct Frame {
     cont: ContKey,
     /// The move a singular-extension search leaves out at this ply (NONE otherwise).
     excluded: Move,
+    /// Beta cutoffs among this node's children so far (a child that often cuts is at a cut
+    /// node that is probably one: reduce it more).
+    cutoffs: u8,
 }
 
 /// Time control of the main worker.
@@ -179,6 +182,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     current: Move::NONE,
                     cont: 0,
                     excluded: Move::NONE,
+                    cutoffs: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -724,6 +728,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if ply + 2 < self.frames.len() {
             self.frames[ply + 2].killers = [Move::NONE; 2];
         }
+        if ply + 1 < self.frames.len() {
+            self.frames[ply + 1].cutoffs = 0;
+        }
         let prev_move = if ply > 0 {
             self.frames[ply - 1].current
         } else {
@@ -915,6 +922,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 if tt_capture && !noisy {
                     r += 1;
                 }
+                if self.frames[ply + 1].cutoffs > 3 {
+                    r += 1;
+                }
                 if !noisy {
                     r -= self.history.quiet_score(us, m, &conts) / p.lmr_history_div;
                 }
@@ -951,6 +961,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
+                        let f = &mut self.frames[ply];
+                        f.cutoffs = f.cutoffs.saturating_add(1 + !tt_move.is_some() as u8);
                         break;
                     }
                     alpha = v;
@@ -1199,6 +1211,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                         self.update_pv(ply, m);
                     }
                     if v >= beta {
+                        let f = &mut self.frames[ply];
+                        f.cutoffs = f.cutoffs.saturating_add(1 + !tt_move.is_some() as u8);
                         break;
                     }
                     alpha = v;
