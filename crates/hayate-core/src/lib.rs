@@ -14,6 +14,7 @@
 
 pub mod attacks;
 mod bitboard;
+mod checks;
 mod color;
 pub mod game;
 mod hand;
@@ -32,9 +33,10 @@ pub mod zobrist;
 
 pub use attacks::{attacks, between, line_through};
 pub use bitboard::{Bitboard, BitboardIter};
+pub use checks::generate_checks;
 pub use color::Color;
 pub use hand::Hand;
-pub use movegen::Stage;
+pub use movegen::{Stage, dead_ranks, promotion_zone};
 pub use moves::{Move, Move16, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Piece, PieceType};

@@ -8,9 +8,10 @@
 use crate::attacks::{between, king_attacks, line_through, pawn_attacks};
 use crate::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, Square, attacks};
 
-/// Ranks where a piece of type `pt` and colour `c` could never move again (dead-piece ranks).
+/// Ranks where a piece of type `pt` and colour `c` could never move again (dead-piece ranks):
+/// no drop or non-promotion may end there.
 #[inline(always)]
-fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
+pub fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
     const B1: Bitboard = Bitboard::rank(1);
     const B12: Bitboard = Bitboard::ranks(1, 2);
     const W1: Bitboard = Bitboard::rank(9);
@@ -22,6 +23,13 @@ fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
         (Color::White, 3) => W12,
         _ => Bitboard::EMPTY,
     }
+}
+
+/// The promotion zone of `c` (the far three ranks).
+#[inline(always)]
+pub fn promotion_zone(c: Color) -> Bitboard {
+    const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
+    ZONE[c.index()]
 }
 
 const ALL: u8 = 0;
@@ -85,8 +93,7 @@ impl Position {
         };
         // Piece moves: one per target, plus a second where both promoting and not are legal.
         // Unpinned pieces are counted kind by kind (no per-piece dispatch); pinned ones below.
-        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
-        let zone = ZONE[us.index()];
+        let zone = promotion_zone(us);
         let bt = &self.by_type;
         let mine = self.by_color[us.index()];
         let pinned = self.pinned(us);
@@ -203,15 +210,7 @@ impl Position {
                     self.generate_drops(list, !self.occupied());
                 }
             }
-            Stage::Checks => {
-                let mut all = MoveList::new();
-                self.generate_legal(&mut all);
-                for &m in all.iter() {
-                    if self.gives_check(m) {
-                        list.push(m);
-                    }
-                }
-            }
+            Stage::Checks => crate::checks::generate_checks(self, list),
         }
     }
 
@@ -291,8 +290,7 @@ impl Position {
             return None;
         }
         let promote = m16.0 & (1 << 15) != 0;
-        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
-        let zone = ZONE[us.index()];
+        let zone = promotion_zone(us);
         if promote {
             if !pt.can_promote() || !(zone.contains(from) || zone.contains(to)) {
                 return None;
@@ -351,8 +349,7 @@ impl Position {
             }
             return;
         }
-        const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
-        let zone = ZONE[us.index()];
+        let zone = promotion_zone(us);
         let promotable = if zone.contains(from) { tos } else { tos & zone };
         let dead = dead_ranks(us, pt);
         if MODE == NOISY {

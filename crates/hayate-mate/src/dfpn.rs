@@ -8,7 +8,6 @@
 //! left is disproven "within 0", and results carry lengths (proven within `len`, no mate
 //! within `dlen`), which is how the post-search proves the shortest mate.
 
-use crate::checks::generate_checks;
 use crate::futile::{Defence, only_futile};
 use crate::hands::{
     add_interposition_types, before, intersection, limit_for_defender_drop,
@@ -17,6 +16,7 @@ use crate::hands::{
 use crate::mate1::mate_in_1_and_checks;
 use crate::progress::Progress;
 use crate::tt::{INF, NO_MATE, Probe, Record, Tt};
+use hayate_core::generate_checks;
 use hayate_core::{Bitboard, Color, Hand, Move, Move16, MoveList, Position, Repetition};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

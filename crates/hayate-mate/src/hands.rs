@@ -1,7 +1,7 @@
 //! Proof and disproof hands (証明駒・反証駒): the least attacker hand a proof needs, the most
 //! attacker hand a disproof survives. The rest of the pieces off the board are the defender's.
 
-use crate::checks::dead_ranks;
+use hayate_core::dead_ranks;
 use hayate_core::{Bitboard, Color, Hand, Move, PieceType, Position, attacks, between};
 
 /// `h` with the count of `pt` set to `n`, clamped to what the field can hold.

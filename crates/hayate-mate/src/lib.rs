@@ -13,7 +13,6 @@
 //! ```
 #![deny(missing_docs)]
 
-mod checks;
 mod dfpn;
 mod exact;
 mod futile;
@@ -28,9 +27,9 @@ mod testdata;
 mod tt;
 mod verify;
 
-pub use checks::generate_checks;
 pub use exact::{exact_mate_line, exact_mate_line_until};
 pub use futile::{Defence, is_futile_drop, is_mated};
+pub use hayate_core::generate_checks;
 pub use mate1::{mate_in_1, mate_in_1_with};
 pub use oddply::{OddPlyResult, OddPlySearch, mate_in, mate_in_with};
 pub use progress::Progress;

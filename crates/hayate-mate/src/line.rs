@@ -3,10 +3,10 @@
 //! longest by a bounded search (no mate within two plies less after it), so the line's length
 //! is the node's true value whenever the root's length is proven shortest.
 
-use crate::checks::generate_checks;
 use crate::dfpn::Solver;
 use crate::futile::only_futile;
 use crate::mate1::mate_in_1_with;
+use hayate_core::generate_checks;
 use hayate_core::{Move, MoveList, Position};
 
 /// A mate line and whether every defender move in it was proven a longest resistance.

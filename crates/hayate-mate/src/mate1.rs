@@ -1,10 +1,12 @@
 //! Mate in one ply: each candidate check is tested against the defender's evasions on the board
 //! as it would be after the move, without making the move (no state push, no heap).
 
-use crate::checks::{dead_ranks, generate_checks};
 use crate::futile::{Defence, is_mated};
 use hayate_core::attacks::king_attacks;
-use hayate_core::{Bitboard, Move, MoveList, PieceType, Position, Square, attacks, between};
+use hayate_core::{
+    Bitboard, Move, MoveList, PieceType, Position, Square, attacks, between, dead_ranks,
+    generate_checks,
+};
 
 /// A move of the side to move that checkmates at once, if there is one.
 ///
@@ -233,6 +235,27 @@ pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The core's check generator on every problem position: exactly the legal moves that
+    /// give check (mate problems are where it is called most).
+    #[test]
+    fn checks_match_filtered_legal_moves_on_problem_positions() {
+        for sfen in crate::testdata::all_sfens() {
+            let pos = Position::from_sfen(&sfen).expect("valid sfen");
+            let mut l = MoveList::new();
+            generate_checks(&pos, &mut l);
+            let mut got: Vec<u32> = l.iter().map(|m| m.raw()).collect();
+            got.sort_unstable();
+            let mut want: Vec<u32> = pos
+                .legal_moves()
+                .iter()
+                .filter(|&&m| pos.gives_check(m))
+                .map(|m| m.raw())
+                .collect();
+            want.sort_unstable();
+            assert_eq!(got, want, "{sfen}");
+        }
+    }
 
     /// Whether any legal move mates, the slow way (pawn-drop mates are not generated).
     fn reference(pos: &mut Position) -> bool {

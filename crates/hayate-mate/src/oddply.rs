@@ -2,9 +2,9 @@
 //! defender move an evasion, mate-in-1 at the last attacker ply. Small enough to run at every
 //! MCTS leaf; a node budget bounds the worst case.
 
-use crate::checks::generate_checks;
 use crate::futile::{Defence, only_futile};
 use crate::mate1::mate_in_1_with;
+use hayate_core::generate_checks;
 use hayate_core::{Move, MoveList, Position};
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Instant;

@@ -1,32 +1,10 @@
 //! The attacker's legal checking moves, generated from the squares that attack the enemy king
-//! instead of filtering every legal move: mate searches call this at every attacker node.
+//! instead of filtering every legal move: mate searches call this at every attacker node, and
+//! it is [`Stage::Checks`](crate::Stage::Checks).
 
-use hayate_core::attacks::{king_attacks, line_through};
-use hayate_core::{Bitboard, Color, Move, MoveList, Piece, PieceType, Position, attacks};
-
-/// Ranks where a piece of type `pt` and colour `c` could never move again (no drop or
-/// non-promotion may end there).
-#[inline(always)]
-pub(crate) fn dead_ranks(c: Color, pt: PieceType) -> Bitboard {
-    const B1: Bitboard = Bitboard::rank(1);
-    const B12: Bitboard = Bitboard::ranks(1, 2);
-    const W1: Bitboard = Bitboard::rank(9);
-    const W12: Bitboard = Bitboard::ranks(8, 9);
-    match (c, pt) {
-        (Color::Black, PieceType::PAWN | PieceType::LANCE) => B1,
-        (Color::Black, PieceType::KNIGHT) => B12,
-        (Color::White, PieceType::PAWN | PieceType::LANCE) => W1,
-        (Color::White, PieceType::KNIGHT) => W12,
-        _ => Bitboard::EMPTY,
-    }
-}
-
-/// The promotion zone of `c`.
-#[inline(always)]
-pub(crate) fn promotion_zone(c: Color) -> Bitboard {
-    const ZONE: [Bitboard; 2] = [Bitboard::ranks(1, 3), Bitboard::ranks(7, 9)];
-    ZONE[c.index()]
-}
+use crate::attacks::{king_attacks, line_through};
+use crate::movegen::{dead_ranks, promotion_zone};
+use crate::{Bitboard, Move, MoveList, Piece, PieceType, Position, attacks};
 
 /// Appends every legal move of the side to move that gives check. Nothing when the enemy king
 /// is absent. Pawn drops that would mate are left out (打ち歩詰め), as in the rules core.
@@ -146,45 +124,5 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
 fn push_if_check(pos: &Position, list: &mut MoveList, m: Move) {
     if pos.gives_check(m) {
         list.push(m);
-    }
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    /// Legal moves that give check, the slow way.
-    fn reference(pos: &Position) -> Vec<u32> {
-        let mut v: Vec<u32> = pos
-            .legal_moves()
-            .iter()
-            .filter(|&&m| pos.gives_check(m))
-            .map(|m| m.raw())
-            .collect();
-        v.sort();
-        v
-    }
-
-    #[test]
-    fn checks_match_filtered_legal_moves_on_problem_positions() {
-        for sfen in crate::testdata::all_sfens() {
-            let pos = Position::from_sfen(&sfen).expect("valid sfen");
-            let mut l = MoveList::new();
-            generate_checks(&pos, &mut l);
-            let mut got: Vec<u32> = l.iter().map(|m| m.raw()).collect();
-            got.sort();
-            assert_eq!(got, reference(&pos), "{sfen}");
-        }
-    }
-
-    #[test]
-    fn checks_match_filtered_legal_moves_along_random_games() {
-        crate::testdata::random_walk_positions(3000, |pos| {
-            let mut l = MoveList::new();
-            generate_checks(pos, &mut l);
-            let mut got: Vec<u32> = l.iter().map(|m| m.raw()).collect();
-            got.sort();
-            assert_eq!(got, reference(pos), "{}", pos.to_sfen());
-        });
     }
 }
