@@ -530,11 +530,22 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
+    /// The root: the root moves in their order (the best so far first), with the same late-move
+    /// reductions as below; a new best move teaches the histories, and the result goes to the
+    /// table like any node's.
     fn search_root(&mut self, depth: i32, mut alpha: Value, beta: Value) -> Value {
         let mut best = -INFINITE;
+        let mut best_move = Move::NONE;
+        let mut quiets = [Move::NONE; 64];
+        let mut n_quiets = 0;
+        let mut captures = [Move::NONE; 32];
+        let mut n_captures = 0;
+        let us = self.pos.side_to_move();
+        let conts = self.conts(0);
         self.pv_len[0] = 0;
         for i in self.pv_idx..self.root_moves.len() {
             let m = self.root_moves[i].mv;
+            let move_count = i - self.pv_idx + 1;
             self.nodes += 1;
             let quiet = !m.is_capture() && !m.is_promotion();
             let gives_check = self.pos.gives_check(m);
@@ -545,13 +556,17 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if i == self.pv_idx {
                 v = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
-                let r = if depth >= 3 && i > self.pv_idx + 3 && quiet && !gives_check {
-                    1
+                let r = if depth >= 2 && move_count > 2 && quiet {
+                    self.reduction(depth, move_count)
+                        - 1
+                        - gives_check as i32
+                        - self.history.quiet_score(us, m, &conts) / self.cfg.params.lmr_history_div
                 } else {
                     0
                 };
-                v = -self.search::<false>(-alpha - 1, -alpha, new_depth - r, 1, true);
-                if v > alpha && r > 0 {
+                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                v = -self.search::<false>(-alpha - 1, -alpha, d, 1, true);
+                if v > alpha && d < new_depth {
                     v = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
                 }
                 if v > alpha && v < beta {
@@ -573,6 +588,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 rm.pv.extend_from_slice(&self.pv[1][1..len.max(1)]);
                 if v > alpha {
                     alpha = v;
+                    best_move = m;
                 }
             } else {
                 rm.score = -INFINITE;
@@ -581,6 +597,27 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             if v >= beta {
                 break;
             }
+            if quiet && n_quiets < quiets.len() {
+                quiets[n_quiets] = m;
+                n_quiets += 1;
+            } else if m.is_capture() && n_captures < captures.len() {
+                captures[n_captures] = m;
+                n_captures += 1;
+            }
+        }
+        if best_move.is_some() {
+            self.update_stats(
+                0,
+                best_move,
+                depth,
+                &quiets[..n_quiets],
+                &captures[..n_captures],
+            );
+        }
+        if self.pv_idx == 0 {
+            let key = self.pos.key();
+            let eval = self.frames[0].static_eval;
+            self.store_result::<true>(key, best_move, best, beta, eval, depth, 0);
         }
         best
     }
