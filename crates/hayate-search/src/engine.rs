@@ -241,6 +241,14 @@ impl<E: Evaluator> AlphaBeta<E> {
         let eval: &E = &self.eval;
         let cfg_multipv = cfg.multipv;
         let (main_hist, helper_hists) = self.histories.split_at_mut(1);
+        // The first move of the last line shown, to show the played line last (below).
+        let mut shown = Move::NONE;
+        let mut report_main = |info: &Info| {
+            if let Some(&m) = info.pv.first() {
+                shown = m;
+            }
+            report(info);
+        };
         let result = std::thread::scope(|s| {
             let shared = &shared;
             let mut handles = Vec::new();
@@ -268,7 +276,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 pondering: limits.ponder,
                 start,
             });
-            main.iterate(report);
+            main.iterate(&mut report_main);
             // A finished search must not answer before `stop` (infinite) or `ponderhit` (ponder).
             wait_while_pondering(limits, signals);
             shared.abort.store(true, Ordering::Relaxed);
@@ -296,8 +304,9 @@ impl<E: Evaluator> AlphaBeta<E> {
         } else {
             best.score
         };
-        if pick > 0 {
-            // A helper's answer: its line is the one the GUI should see last.
+        if score > -INFINITE && (pick > 0 || (cfg_multipv == 1 && !shown.same(best.mv))) {
+            // A helper's answer, or a best move found in an unfinished iteration: the played
+            // line is the one the GUI should see last.
             let ms = start.elapsed().as_millis() as u64;
             report(&Info {
                 depth: Some(depth.max(1) as u32),

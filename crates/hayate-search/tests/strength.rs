@@ -146,6 +146,7 @@ fn lazy_smp_threads_search_together_and_answer_legally() {
         s2.stop();
     });
     let t0 = std::time::Instant::now();
+    let mut last_pv = Vec::new();
     let r = engine.search(
         &pos,
         &Limits {
@@ -153,10 +154,23 @@ fn lazy_smp_threads_search_together_and_answer_legally() {
             ..Limits::default()
         },
         &signals,
-        &mut |_| {},
+        &mut |info| {
+            if !info.pv.is_empty() {
+                last_pv = info.pv.clone();
+            }
+        },
     );
     assert!(t0.elapsed() < std::time::Duration::from_secs(2));
-    assert!(matches!(r.best, BestMove::Move { .. }));
+    // The threads voted (one line, no depth limit): whichever thread's move is played, it is
+    // legal and it is the move the last reported line starts with.
+    let BestMove::Move { best, .. } = r.best else {
+        panic!("expected a move, got {:?}", r.best)
+    };
+    assert!(pos.is_legal(best));
+    assert!(
+        last_pv.first().is_some_and(|m| m.same(best)),
+        "{last_pv:?} vs {best:?}"
+    );
     t.join().unwrap();
 }
 
