@@ -1,16 +1,12 @@
 //! The check generator (`Stage::Checks`) against the slow way (every legal move filtered by
 //! `gives_check`), on the perft positions and along random games from them.
 
+mod common;
+
 use hayate_core::{MoveList, Position, Stage};
 
 fn perft_positions() -> Vec<Position> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/perft/perft.json"
-    );
-    let text =
-        std::fs::read_to_string(path).expect("shared/data/perft/perft.json beside the checkout");
-    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let v = common::perft_json();
     let mut out = vec![Position::startpos()];
     for case in v.as_object().expect("object").values() {
         if let Some(sfen) = case.get("sfen").and_then(|s| s.as_str()) {

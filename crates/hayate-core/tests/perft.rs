@@ -1,18 +1,14 @@
 //! Perft counts from `shared/data/perft/perft.json`: every count up to about 10 million leaves
 //! here; the large ones (startpos d6, matsuri d4, max_legal_moves d3 and deeper) are `#[ignore]`d.
 
+mod common;
+
 use hayate_core::{Position, perft};
 
 const LIMIT: u64 = 10_000_000;
 
 fn cases() -> Vec<(String, String, u32, u64)> {
-    let path = concat!(
-        env!("CARGO_MANIFEST_DIR"),
-        "/../../../shared/data/perft/perft.json"
-    );
-    let text =
-        std::fs::read_to_string(path).expect("shared/data/perft/perft.json beside the checkout");
-    let v: serde_json::Value = serde_json::from_str(&text).expect("valid JSON");
+    let v = common::perft_json();
     let mut out = Vec::new();
     for (name, case) in v.as_object().expect("object") {
         let Some(sfen) = case.get("sfen").and_then(|s| s.as_str()) else {
