@@ -57,8 +57,6 @@ search_params! {
     nmp_depth_div: 4, 1, 12;
     /// Null move: one more ply per this much eval above beta (at most three).
     nmp_eval_div: 200, 50, 1000;
-    /// ProbCut: how far above beta a capture must stay.
-    probcut_margin: 200, 50, 600;
     /// Singular extensions: from this depth.
     se_min_depth: 6, 4, 12;
     /// Singular extensions: the excluded search's margin below the TT value, per ply.

@@ -1,7 +1,7 @@
 //! The search proper: one `Worker` per thread runs iterative deepening over a shared
 //! transposition table (Lazy SMP). Principal variation search with aspiration windows,
 //! quiescence (with a mate-in-1 probe at its first ply), null-move pruning, reverse futility,
-//! razoring and ProbCut, singular extensions, late-move reductions and pruning, futility and
+//! razoring, singular extensions, late-move reductions and pruning, futility and
 //! SEE pruning, a static eval corrected by what earlier searches found, mate-distance pruning,
 //! repetition and entering-king handling from the rules core.
 
@@ -814,24 +814,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
         }
-        // ProbCut: a good capture that beats beta by a margin at reduced depth cuts the node.
-        if !PV
-            && !in_check
-            && !excluded.is_some()
-            && depth >= 5
-            && beta.abs() < MATE_IN_MAX_PLY
-            && !matches!(tt_hit, Some(h) if h.depth >= depth - 3 && tt_value < beta + p.probcut_margin)
-            && let Some(v) = self.probcut(
-                beta + p.probcut_margin,
-                (static_eval, raw_eval),
-                tt_move,
-                depth,
-                ply,
-                cut_node,
-            )
-        {
-            return v;
-        }
         // Internal iterative reduction: without a TT move, this node is probably not worth full depth.
         let depth = if tt_move == Move::NONE && depth >= 4 && (PV || cut_node) {
             depth - 1
@@ -1054,53 +1036,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             self.store_result::<PV>(key, best_move, best_value, beta, raw_eval, depth, ply);
         }
         best_value
-    }
-
-    /// ProbCut's search at `ply`: each capture that wins at least `pc_beta - static_eval` by
-    /// SEE, first verified by quiescence, then at `depth - 4`. The value when one holds.
-    /// `evals`: the corrected static eval and the raw one (which the TT keeps).
-    fn probcut(
-        &mut self,
-        pc_beta: Value,
-        (static_eval, raw_eval): (Value, Value),
-        tt_move: Move,
-        depth: i32,
-        ply: usize,
-        cut_node: bool,
-    ) -> Option<Value> {
-        let mut picker = self.pickers[ply]
-            .take()
-            .unwrap_or_else(|| Box::new(MovePicker::empty()));
-        picker.fill_quiescence(&self.pos, tt_move, self.history);
-        let mut found = None;
-        while let Some((m, _)) = picker.next_move(&self.pos, self.history, false) {
-            if !m.is_capture() || !see_ge(&self.pos, m, pc_beta - static_eval) {
-                continue;
-            }
-            self.play(m, ply);
-            let mut v = -self.qsearch::<false>(-pc_beta, -pc_beta + 1, ply + 1, QS_DEPTH);
-            if v >= pc_beta {
-                v = -self.search::<false>(-pc_beta, -pc_beta + 1, depth - 4, ply + 1, !cut_node);
-            }
-            self.unplay(m);
-            if self.aborted() {
-                break;
-            }
-            if v >= pc_beta {
-                self.shared.tt.store(
-                    self.pos.key(),
-                    m.to_move16(),
-                    to_tt(v, ply),
-                    raw_eval,
-                    depth - 3,
-                    Bound::Lower,
-                );
-                found = Some(v);
-                break;
-            }
-        }
-        self.pickers[ply] = Some(picker);
-        if self.aborted() { Some(0) } else { found }
     }
 
     fn qsearch<const PV: bool>(
