@@ -299,11 +299,7 @@ impl<E: Evaluator> AlphaBeta<E> {
                 elapsed: start.elapsed(),
             };
         };
-        let score = if best.score == -INFINITE {
-            best.prev_score
-        } else {
-            best.score
-        };
+        let score = best.last_score();
         if score > -INFINITE && (pick > 0 || (cfg_multipv == 1 && !shown.same(best.mv))) {
             // A helper's answer, or a best move found in an unfinished iteration: the played
             // line is the one the GUI should see last.
@@ -357,14 +353,10 @@ fn voted(answers: &[(i32, Option<RootMove>)]) -> usize {
     let results: Vec<ThreadResult> = answers
         .iter()
         .map(|(depth, rm)| match rm {
-            Some(rm) if rm.score > -INFINITE || rm.prev_score > -INFINITE => ThreadResult {
+            Some(rm) if rm.last_score() > -INFINITE => ThreadResult {
                 depth: *depth,
                 mv: rm.mv,
-                score: if rm.score > -INFINITE {
-                    rm.score
-                } else {
-                    rm.prev_score
-                },
+                score: rm.last_score(),
             },
             _ => ThreadResult {
                 depth: 0,

@@ -77,6 +77,17 @@ pub struct RootMove {
     pub pv: Vec<Move>,
 }
 
+impl RootMove {
+    /// The latest score known: this iteration's, else the previous one's (-INFINITE if none).
+    pub fn last_score(&self) -> Value {
+        if self.score == -INFINITE {
+            self.prev_score
+        } else {
+            self.score
+        }
+    }
+}
+
 #[derive(Clone, Copy)]
 struct Frame {
     static_eval: Value,
@@ -419,11 +430,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
 
     fn report_line(&self, i: usize, depth: i32, bound: InfoBound, report: &mut dyn FnMut(&Info)) {
         let rm = &self.root_moves[i];
-        let score = if rm.score == -INFINITE {
-            rm.prev_score
-        } else {
-            rm.score
-        };
+        let score = rm.last_score();
         if score == -INFINITE {
             return;
         }
