@@ -8,6 +8,14 @@ use hayate_train::train::{Event, RunOptions, TrainConfig, train};
 use hayate_train::{DlshogiNet, DlshogiNetConfig};
 use std::path::PathBuf;
 
+/// `train` seeds burn's random generator, which is global to the process: tests that train run
+/// one at a time, or one test's draws land in another's weights and resumes stop being exact.
+static BURN_RNG: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
+fn serial() -> std::sync::MutexGuard<'static, ()> {
+    BURN_RNG.lock().unwrap_or_else(|e| e.into_inner())
+}
+
 fn tmp(name: &str) -> PathBuf {
     let d = std::env::temp_dir().join(format!("hayate-train-{}-{name}", std::process::id()));
     let _ = std::fs::remove_dir_all(&d);
@@ -20,6 +28,7 @@ fn tiny() -> DlshogiNetConfig {
 
 #[test]
 fn overfits_a_tiny_dataset() {
+    let _rng = serial();
     let data = hayate_train::synthetic::random_games(32, 3);
     let cfg = TrainConfig {
         batch_size: 32,
@@ -73,6 +82,7 @@ fn overfits_a_tiny_dataset() {
 
 #[test]
 fn resume_is_exact() {
+    let _rng = serial();
     let data = hayate_train::synthetic::random_games(48, 9);
     let cfg = TrainConfig {
         batch_size: 16,
@@ -172,6 +182,7 @@ fn copy_dir(from: &std::path::Path, to: &std::path::Path) {
 
 #[test]
 fn gmlp_overfits_a_tiny_dataset() {
+    let _rng = serial();
     use hayate_train::{Gmlp, GmlpConfig};
     let data = hayate_train::synthetic::random_games(32, 4);
     let cfg = TrainConfig {
@@ -216,6 +227,7 @@ fn gmlp_overfits_a_tiny_dataset() {
 
 #[test]
 fn novice_overfits_a_tiny_dataset() {
+    let _rng = serial();
     use hayate_train::{Activation, NoviceConfig, NoviceNet};
     let data = hayate_train::synthetic::random_games(32, 5);
     let cfg = TrainConfig {
@@ -261,6 +273,7 @@ fn novice_overfits_a_tiny_dataset() {
 
 #[test]
 fn ryfc_overfits_a_tiny_dataset() {
+    let _rng = serial();
     use hayate_train::{Activation, RyfcConfig, RyfcNet};
     let data = hayate_train::synthetic::random_games(32, 6);
     let cfg = TrainConfig {
