@@ -25,6 +25,14 @@ pub const HISTORY_MAX: i32 = 16_384;
 /// the root, a null move; that block is never updated and reads as zero).
 pub type ContKey = usize;
 
+/// How many plies back each continuation block of a node lies (Stockfish's choice), and the
+/// share of a history bonus each gets, in 1/1024.
+pub const CONT_PLIES: [usize; 5] = [1, 2, 3, 4, 6];
+const CONT_WEIGHTS: [i32; 5] = [1024, 1024, 512, 1024, 512];
+
+/// The continuation blocks of a node, in the order of [`CONT_PLIES`].
+pub type Conts = [ContKey; 5];
+
 /// The block key of `m` (`m` a real move).
 #[inline(always)]
 pub fn cont_key(m: Move) -> ContKey {
@@ -104,9 +112,9 @@ impl History {
     }
 
     /// The ordering score of a quiet move: butterfly twice, plus the continuations of the
-    /// moves 1, 2 and 4 plies back (`conts`).
+    /// moves 1, 2, 3, 4 and 6 plies back (`conts`).
     #[inline(always)]
-    pub fn quiet_score(&self, c: Color, m: Move, conts: &[ContKey; 3]) -> i32 {
+    pub fn quiet_score(&self, c: Color, m: Move, conts: &Conts) -> i32 {
         2 * self.get(c, m) + conts.iter().map(|&k| self.cont(k, m)).sum::<i32>()
     }
 
@@ -118,11 +126,11 @@ impl History {
 
     /// Rewards (`bonus` > 0) or penalises a quiet move in the butterfly and continuation tables.
     #[inline(always)]
-    pub fn update_quiet(&mut self, c: Color, m: Move, conts: &[ContKey; 3], bonus: i32) {
+    pub fn update_quiet(&mut self, c: Color, m: Move, conts: &Conts, bonus: i32) {
         gravity(&mut self.main[Self::main_idx(c, m)], bonus);
-        for &k in conts {
+        for (&k, w) in conts.iter().zip(CONT_WEIGHTS) {
             if k != 0 {
-                gravity(&mut self.cont[k * PIECE_TO + piece_to(m)], bonus);
+                gravity(&mut self.cont[k * PIECE_TO + piece_to(m)], bonus * w / 1024);
             }
         }
     }
@@ -166,7 +174,7 @@ mod tests {
     fn gravity_keeps_values_bounded_and_signed() {
         let pos = Position::startpos();
         let m = pos.legal_moves()[0];
-        let conts = [cont_key(m), 0, 0];
+        let conts = [cont_key(m), 0, 0, 0, 0];
         let mut h = History::new();
         for _ in 0..1000 {
             h.update_quiet(Color::Black, m, &conts, 2000);

@@ -5,7 +5,7 @@
 //! has not cut and the caller still wants quiets), then the losing captures. In check, all
 //! evasions are generated at once and ordered the same way.
 
-use crate::history::{ContKey, History};
+use crate::history::{Conts, History};
 use crate::see::{capture_value, see_ge};
 use hayate_core::{Move, Move16, MoveList, Position, Stage as GenStage};
 
@@ -24,7 +24,7 @@ pub struct MovePicker {
     stage: Stage,
     tt: Move,
     refutations: [Move; 3],
-    conts: [ContKey; 3],
+    conts: Conts,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -72,19 +72,19 @@ impl MovePicker {
             stage: Stage::Done,
             tt: Move::NONE,
             refutations: [Move::NONE; 3],
-            conts: [0; 3],
+            conts: [0; 5],
         }
     }
 
     /// Prepares the main search's ordering: the TT move first, then the stages.
     /// `refutations` are the two killers and the counter-move; `conts` the continuation
-    /// blocks of the moves 1, 2 and 4 plies back.
+    /// blocks of the moves 1, 2, 3, 4 and 6 plies back.
     pub fn init_main(
         &mut self,
         pos: &Position,
         tt_move: Move16,
         refutations: [Move; 3],
-        conts: [ContKey; 3],
+        conts: Conts,
     ) {
         self.list.clear();
         self.cur = 0;

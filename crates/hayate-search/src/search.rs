@@ -5,7 +5,7 @@
 //! SEE pruning, a static eval corrected by what earlier searches found, mate-distance pruning,
 //! repetition and entering-king handling from the rules core.
 
-use crate::history::{ContKey, History, cont_key};
+use crate::history::{CONT_PLIES, ContKey, Conts, History, cont_key};
 use crate::movepick::{MovePicker, is_bad_capture_score};
 use crate::params::SearchParams;
 use crate::see::{capture_value, see_ge};
@@ -486,17 +486,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         );
     }
 
-    /// Continuation-history blocks of the moves 1, 2 and 4 plies before `ply`.
+    /// Continuation-history blocks of the moves [`CONT_PLIES`] before `ply`.
     #[inline(always)]
-    fn conts(&self, ply: usize) -> [ContKey; 3] {
-        let back = |n: usize| {
+    fn conts(&self, ply: usize) -> Conts {
+        CONT_PLIES.map(|n| {
             if ply >= n {
                 self.frames[ply - n].cont
             } else {
                 0
             }
-        };
-        [back(1), back(2), back(4)]
+        })
     }
 
     /// After a beta cutoff by `best`: rewards it and penalises the moves tried before it (quiet
