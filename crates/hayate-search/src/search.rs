@@ -920,8 +920,25 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     if !see_ge(&self.pos, m, -p.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
-                } else if depth < 7 && !see_ge(&self.pos, m, -p.see_noisy * depth) {
-                    continue;
+                } else {
+                    // Futility for captures: even with the piece won (and what the capture
+                    // history says of such captures) the move cannot reach alpha.
+                    let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
+                    if !gives_check
+                        && m.is_capture()
+                        && lmr_depth < 7
+                        && static_eval
+                            + p.futility_base
+                            + p.futility_depth * lmr_depth
+                            + capture_value(m.captured().piece_type())
+                            + self.history.capture(m) / 8
+                            <= alpha
+                    {
+                        continue;
+                    }
+                    if depth < 7 && !see_ge(&self.pos, m, -p.see_noisy * depth) {
+                        continue;
+                    }
                 }
             }
             // No check extension: in shogi (drops) checks are too many to extend; they are
