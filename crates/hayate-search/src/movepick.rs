@@ -384,7 +384,7 @@ mod tests {
             for tt in [Move::NONE, legal[legal.len() / 2]] {
                 let killer = legal[0];
                 let mut p = MovePicker::empty();
-                p.init_main(&pos, tt.to_move16(), [killer, Move::NONE, killer], [0; 3]);
+                p.init_main(&pos, tt.to_move16(), [killer, Move::NONE, killer], [0; 5]);
                 let mut seen = Vec::new();
                 while let Some((m, _)) = p.next_move(&pos, &h, false) {
                     assert!(legal.contains(m), "{sfen}: {} not legal", m.to_usi());
@@ -409,7 +409,7 @@ mod tests {
         let pos = Position::from_sfen(sfen).expect("sfen");
         let h = History::new();
         let mut p = MovePicker::empty();
-        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 3]);
+        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 5]);
         let mut n = 0;
         while let Some((m, _)) = p.next_move(&pos, &h, true) {
             assert!(m.is_capture() || m.is_promotion(), "{}", m.to_usi());
