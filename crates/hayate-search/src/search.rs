@@ -174,7 +174,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut reductions = vec![0i32; 64 * 64];
         for d in 1..64 {
             for m in 1..64 {
-                reductions[d * 64 + m] = cfg.params.reduction(d, m);
+                reductions[d * 64 + m] = cfg.params.reduction_1024(d, m);
             }
         }
         let root_side = pos.side_to_move();
@@ -213,9 +213,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
+    /// The LMR table's reduction, in 1/1024 plies.
+    #[inline(always)]
+    fn reduction_1024(&self, depth: i32, move_count: usize) -> i32 {
+        self.reductions[(depth.clamp(0, 63) as usize) * 64 + move_count.min(63)]
+    }
+
+    /// The LMR table's reduction in whole plies (for the pruning's estimate of the depth).
     #[inline(always)]
     fn reduction(&self, depth: i32, move_count: usize) -> i32 {
-        self.reductions[(depth.clamp(0, 63) as usize) * 64 + move_count.min(63)]
+        self.reduction_1024(depth, move_count) / 1024
     }
 
     #[inline(always)]
@@ -563,14 +570,15 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 v = -self.search::<true>(-beta, -alpha, new_depth, 1, false);
             } else {
                 let r = if depth >= 2 && move_count > 2 && quiet {
-                    self.reduction(depth, move_count)
-                        - 1
-                        - gives_check as i32
-                        - self.history.quiet_score(us, m, &conts) / self.cfg.params.lmr_history_div
+                    self.reduction_1024(depth, move_count)
+                        - 1024
+                        - 1024 * gives_check as i32
+                        - self.history.quiet_score(us, m, &conts) * 1024
+                            / self.cfg.params.lmr_history_div
                 } else {
                     0
                 };
-                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                let d = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, 1, true);
                 if v > alpha && d < new_depth {
                     v = -self.search::<false>(-alpha - 1, -alpha, new_depth, 1, true);
@@ -948,29 +956,29 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let mut v;
             let reducible = !noisy || is_bad_capture_score(order_score);
             if depth >= 2 && move_count > 1 + PV as usize && reducible {
-                let mut r = self.reduction(depth, move_count);
+                let mut r = self.reduction_1024(depth, move_count);
                 if PV {
-                    r -= 1;
+                    r -= 1024;
                 }
                 if cut_node {
-                    r += 1;
+                    r += 1024;
                 }
                 if !improving {
-                    r += 1;
+                    r += 1024;
                 }
                 if gives_check {
-                    r -= 1;
+                    r -= 1024;
                 }
                 if tt_capture && !noisy {
-                    r += 1;
+                    r += 1024;
                 }
                 if self.frames[ply + 1].cutoffs > 3 {
-                    r += 1;
+                    r += 1024;
                 }
                 if !noisy {
-                    r -= self.history.quiet_score(us, m, &conts) / p.lmr_history_div;
+                    r -= self.history.quiet_score(us, m, &conts) * 1024 / p.lmr_history_div;
                 }
-                let d = (new_depth - r).clamp(1, new_depth.max(1));
+                let d = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
                 if v > alpha && d < new_depth {
                     // Re-search deeper when the reduced search beat the best by far,
