@@ -219,6 +219,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.reductions[(depth.clamp(0, 63) as usize) * 64 + move_count.min(63)]
     }
 
+    /// How much less a quiet move is reduced for its history (more when negative), in 1/1024
+    /// plies.
+    #[inline(always)]
+    fn stat_reduction_1024(&self, us: Color, m: Move, conts: &Conts) -> i32 {
+        self.history.quiet_score(us, m, conts) * 1024 / self.cfg.params.lmr_history_div
+    }
+
     /// The LMR table's reduction in whole plies (for the pruning's estimate of the depth).
     #[inline(always)]
     fn reduction(&self, depth: i32, move_count: usize) -> i32 {
@@ -573,8 +580,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     self.reduction_1024(depth, move_count)
                         - 1024
                         - 1024 * gives_check as i32
-                        - self.history.quiet_score(us, m, &conts) * 1024
-                            / self.cfg.params.lmr_history_div
+                        - self.stat_reduction_1024(us, m, &conts)
                 } else {
                     0
                 };
@@ -909,12 +915,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             let gives_check = self.pos.gives_check(m);
             // Shallow-depth pruning once something is known not to lose.
             if best_value > -MATE_IN_MAX_PLY && !in_check && ply > 0 {
+                // The depth this move would get from LMR: the pruning's measure.
+                let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
                 if !noisy && !gives_check {
                     if move_count >= lmp_limit {
                         skip_quiets = true;
                         continue;
                     }
-                    let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
                     let cont_score =
                         self.history.cont(conts[0], m) + self.history.cont(conts[1], m);
                     if lmr_depth < 4 && cont_score < -p.cont_prune * depth {
@@ -931,7 +938,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 } else {
                     // Futility for captures: even with the piece won (and what the capture
                     // history says of such captures) the move cannot reach alpha.
-                    let lmr_depth = (depth - 1 - self.reduction(depth, move_count)).max(0);
                     if !gives_check
                         && m.is_capture()
                         && lmr_depth < 7
@@ -976,7 +982,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     r += 1024;
                 }
                 if !noisy {
-                    r -= self.history.quiet_score(us, m, &conts) * 1024 / p.lmr_history_div;
+                    r -= self.stat_reduction_1024(us, m, &conts);
                 }
                 let d = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
