@@ -5,6 +5,7 @@
 //! SEE pruning, a static eval corrected by what earlier searches found, mate-distance pruning,
 //! repetition and entering-king handling from the rules core.
 
+use crate::correction::CorrKeys;
 use crate::history::{CONT_PLIES, ContKey, Conts, History, cont_key};
 use crate::movepick::{MovePicker, is_bad_capture_score};
 use crate::params::SearchParams;
@@ -754,12 +755,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 _ => self.evaluate(),
             }
         };
+        let corr_keys = CorrKeys::of(&self.pos, prev_cont);
         let static_eval = if in_check {
             -INFINITE
         } else {
-            self.history
-                .correction
-                .adjust(us, self.pos.hand_key(), prev_cont, raw_eval)
+            self.history.correction.adjust(&corr_keys, raw_eval)
         };
         // In check there is no static eval: carry the one from two plies back, so that the
         // node two plies on compares against a real value (and is not always "improving").
@@ -1065,10 +1065,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 && ((best_value < static_eval && best_value < beta)
                     || (best_value > static_eval && best_move.is_some()))
             {
-                let hk = self.pos.hand_key();
                 self.history
                     .correction
-                    .update(us, hk, prev_cont, best_value - static_eval, depth);
+                    .update(&corr_keys, best_value - static_eval, depth);
             }
             self.store_result::<PV>(key, best_move, best_value, beta, raw_eval, depth, ply);
         }
@@ -1146,12 +1145,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             } else {
                 0
             };
-            static_eval = self.history.correction.adjust(
-                self.pos.side_to_move(),
-                self.pos.hand_key(),
-                prev_cont,
-                raw_eval,
-            );
+            static_eval = self
+                .history
+                .correction
+                .adjust(&CorrKeys::of(&self.pos, prev_cont), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 if tt_hit.is_none() {
