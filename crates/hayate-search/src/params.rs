@@ -85,6 +85,9 @@ search_params! {
     lmr_deeper: 40, 0, 200;
     /// LMR: re-search one shallower when it beats the best by less than this.
     lmr_shallower: 10, 0, 50;
+    /// Hindsight: a reduced move's node is searched a ply shallower when its static eval and
+    /// the parent's add to more than this (both sides think they are better: a quiet position).
+    hindsight_margin: 90, 0, 400;
     /// Aspiration window: first half-width.
     aspiration: 40, 5, 200;
     /// Quiescence: captures that cannot lift the eval to within this of alpha are skipped.

@@ -101,6 +101,8 @@ struct Frame {
     /// Beta cutoffs among this node's children so far (a child that often cuts is at a cut
     /// node that is probably one: reduce it more).
     cutoffs: u8,
+    /// Plies by which LMR reduced the search of `current` (0 outside a reduced search).
+    reduction: i32,
 }
 
 /// Time control of the main worker.
@@ -195,6 +197,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     cont: 0,
                     excluded: Move::NONE,
                     cutoffs: 0,
+                    reduction: 0,
                 };
                 MAX_PLY + 4
             ],
@@ -770,6 +773,22 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         };
         self.frames[ply].static_eval = if in_check { before } else { static_eval };
         let improving = !in_check && before > -INFINITE && static_eval > before;
+        // Hindsight: the move that led here was reduced; if the position turned out worse for
+        // the opponent than it expected, search it deeper; if both sides' evals say it is
+        // quiet, shallower.
+        let depth = match ply.checked_sub(1).map(|i| &self.frames[i]) {
+            Some(f) if !in_check && f.reduction > 0 && f.static_eval > -INFINITE => {
+                let worsening = static_eval > -f.static_eval;
+                if f.reduction >= 3 && !worsening {
+                    depth + 1
+                } else if depth >= 2 && static_eval + f.static_eval > p.hindsight_margin {
+                    depth - 1
+                } else {
+                    depth
+                }
+            }
+            _ => depth,
+        };
         // The TT value, where its bound says it is closer to the truth, refines the static
         // eval for pruning.
         let eval = match tt_hit {
@@ -985,7 +1004,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     r -= self.stat_reduction_1024(us, m, &conts);
                 }
                 let d = (new_depth - r / 1024).clamp(1, new_depth.max(1));
+                self.frames[ply].reduction = new_depth - d;
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
+                self.frames[ply].reduction = 0;
                 if v > alpha && d < new_depth {
                     // Re-search deeper when the reduced search beat the best by far,
                     // shallower when it barely did.
