@@ -11,18 +11,21 @@ use hayate_core::{Bitboard, Color, PieceType, Position};
 const HAND_SIZE: usize = 1 << 14;
 const CONT_SIZE: usize = hayate_core::Piece::NUM * 81 + 1;
 const BOARD_SIZE: usize = 1 << 14;
+/// Where each table starts in [`Correction`]'s one vector (each table is per side to move).
+const HAND_AT: usize = 0;
+const CONT_AT: usize = HAND_AT + 2 * HAND_SIZE;
+const PAWNS_AT: usize = CONT_AT + 2 * CONT_SIZE;
+/// [side to move][colour whose pieces the key describes][key].
+const OTHERS_AT: usize = PAWNS_AT + 2 * BOARD_SIZE;
+const TOTAL: usize = OTHERS_AT + 4 * BOARD_SIZE;
 /// Entries stay within ±this (in 1/32 of an eval unit: at most ±32 units each).
 const LIMIT: i32 = 1024;
 
-/// What a node's corrections are looked up by.
+/// A node's entry in each correction table: the hands, the previous move, the pawns, and
+/// Black's and White's other pieces.
 #[derive(Clone, Copy, Debug, Default)]
 pub struct CorrKeys {
-    us: usize,
-    hand: usize,
-    prev: ContKey,
-    pawns: usize,
-    /// By colour: the squares of its pieces other than pawns.
-    others: [usize; 2],
+    idx: [usize; 5],
 }
 
 #[inline(always)]
@@ -34,32 +37,28 @@ fn mix(b: Bitboard, salt: u64) -> usize {
 }
 
 impl CorrKeys {
-    /// The keys of `pos` reached by the move whose continuation block is `prev`.
+    /// The entries of `pos`, reached by the move whose continuation block is `prev`.
     #[inline(always)]
     pub fn of(pos: &Position, prev: ContKey) -> CorrKeys {
+        let us = pos.side_to_move().index();
         let pawns = pos.pieces_of_type(PieceType::PAWN);
         let black = pos.pieces(Color::Black);
-        let pawn_key = mix(pawns & black, 0) ^ mix(pawns & !black, 0x5555);
+        let white = pos.pieces(Color::White);
         CorrKeys {
-            us: pos.side_to_move().index(),
-            hand: pos.hand_key() as usize & (HAND_SIZE - 1),
-            prev,
-            pawns: pawn_key,
-            others: [
-                mix(black & !pawns, 0),
-                mix(pos.pieces(Color::White) & !pawns, 0xAAAA),
+            idx: [
+                HAND_AT + us * HAND_SIZE + (pos.hand_key() as usize & (HAND_SIZE - 1)),
+                CONT_AT + us * CONT_SIZE + prev,
+                PAWNS_AT + us * BOARD_SIZE + (mix(pawns & black, 0) ^ mix(pawns & !black, 0x5555)),
+                OTHERS_AT + 2 * us * BOARD_SIZE + mix(black & !pawns, 0),
+                OTHERS_AT + (2 * us + 1) * BOARD_SIZE + mix(white & !pawns, 0xAAAA),
             ],
         }
     }
 }
 
-/// The correction tables of one search thread.
+/// The correction tables of one search thread, one after the other in one vector.
 pub struct Correction {
-    hand: Vec<i16>,
-    cont: Vec<i16>,
-    pawns: Vec<i16>,
-    /// [side to move][colour whose pieces the key describes][key].
-    others: Vec<i16>,
+    entries: Vec<i16>,
 }
 
 #[inline(always)]
@@ -72,59 +71,32 @@ impl Correction {
     /// Zeroed tables.
     pub fn new() -> Correction {
         Correction {
-            hand: vec![0; 2 * HAND_SIZE],
-            cont: vec![0; 2 * CONT_SIZE],
-            pawns: vec![0; 2 * BOARD_SIZE],
-            others: vec![0; 4 * BOARD_SIZE],
+            entries: vec![0; TOTAL],
         }
     }
 
     /// Clears everything (new game).
     pub fn clear(&mut self) {
-        self.hand.fill(0);
-        self.cont.fill(0);
-        self.pawns.fill(0);
-        self.others.fill(0);
-    }
-
-    #[inline(always)]
-    fn idx(k: &CorrKeys) -> [(usize, usize); 5] {
-        [
-            (0, k.us * HAND_SIZE + k.hand),
-            (1, k.us * CONT_SIZE + k.prev),
-            (2, k.us * BOARD_SIZE + k.pawns),
-            (3, (k.us * 2) * BOARD_SIZE + k.others[0]),
-            (3, (k.us * 2 + 1) * BOARD_SIZE + k.others[1]),
-        ]
-    }
-
-    #[inline(always)]
-    fn table(&mut self, t: usize) -> &mut [i16] {
-        match t {
-            0 => &mut self.hand,
-            1 => &mut self.cont,
-            2 => &mut self.pawns,
-            _ => &mut self.others,
-        }
+        self.entries.fill(0);
     }
 
     /// `raw` corrected for the node with keys `k`.
     #[inline(always)]
     pub fn adjust(&self, k: &CorrKeys, raw: Value) -> Value {
-        let sum = i32::from(self.hand[k.us * HAND_SIZE + k.hand])
-            + i32::from(self.cont[k.us * CONT_SIZE + k.prev])
-            + i32::from(self.pawns[k.us * BOARD_SIZE + k.pawns])
-            + i32::from(self.others[(k.us * 2) * BOARD_SIZE + k.others[0]])
-            + i32::from(self.others[(k.us * 2 + 1) * BOARD_SIZE + k.others[1]]);
-        raw + sum / 32
+        raw + k
+            .idx
+            .iter()
+            .map(|&i| i32::from(self.entries[i]))
+            .sum::<i32>()
+            / 32
     }
 
     /// Learns that a search to `depth` found `diff` = result − corrected static eval.
     #[inline(always)]
     pub fn update(&mut self, k: &CorrKeys, diff: Value, depth: i32) {
         let bonus = (diff * depth / 8).clamp(-LIMIT / 4, LIMIT / 4);
-        for (t, i) in Self::idx(k) {
-            gravity(&mut self.table(t)[i], bonus);
+        for &i in &k.idx {
+            gravity(&mut self.entries[i], bonus);
         }
     }
 }
@@ -139,6 +111,22 @@ impl Default for Correction {
 mod tests {
     use super::*;
 
+    /// The same entries for the other side to move.
+    fn side_flipped(k: CorrKeys) -> CorrKeys {
+        let sizes = [
+            HAND_SIZE,
+            CONT_SIZE,
+            BOARD_SIZE,
+            2 * BOARD_SIZE,
+            2 * BOARD_SIZE,
+        ];
+        let mut f = k;
+        for (i, size) in f.idx.iter_mut().zip(sizes) {
+            *i += size;
+        }
+        f
+    }
+
     #[test]
     fn corrections_follow_the_search_and_stay_bounded() {
         let mut c = Correction::new();
@@ -151,8 +139,7 @@ mod tests {
         // All five tables near +LIMIT: +32 units each.
         let up = c.adjust(&k, 100);
         assert!((255..=260).contains(&up), "{up}");
-        let other_side = CorrKeys { us: 1, ..k };
-        assert_eq!(c.adjust(&other_side, 100), 100, "per side to move");
+        assert_eq!(c.adjust(&side_flipped(k), 100), 100, "per side to move");
         // Another previous move and Black's pieces elsewhere: the hands, the pawns and White's
         // pieces are what they were.
         let mut moved = pos.clone();
@@ -164,7 +151,7 @@ mod tests {
         moved.do_move(m);
         moved.do_null_move();
         let k2 = CorrKeys::of(&moved, 4);
-        assert_eq!(k2.us, k.us);
+        assert_eq!(moved.side_to_move(), pos.side_to_move());
         let learnt = c.adjust(&k2, 100) - 100;
         assert!(
             (94..=96).contains(&learnt),
@@ -188,8 +175,10 @@ mod tests {
             .find(|m| !m.is_drop() && p2.piece_on(m.from()).piece_type() == PieceType::PAWN)
             .unwrap();
         p2.do_move(pawn_push);
+        // The same side to move, so that the entries compare the keys alone.
+        p2.do_null_move();
         let b = CorrKeys::of(&p2, 0);
-        assert_ne!(a.pawns, b.pawns);
-        assert_eq!(a.others, b.others, "no other piece moved");
+        assert_ne!(a.idx[2], b.idx[2], "the pawns moved");
+        assert_eq!(a.idx[3..], b.idx[3..], "no other piece moved");
     }
 }

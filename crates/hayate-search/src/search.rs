@@ -504,16 +504,20 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         );
     }
 
+    /// The continuation block of the move `n` plies before `ply` (0 before the root).
+    #[inline(always)]
+    fn cont_before(&self, ply: usize, n: usize) -> ContKey {
+        if ply >= n {
+            self.frames[ply - n].cont
+        } else {
+            0
+        }
+    }
+
     /// Continuation-history blocks of the moves [`CONT_PLIES`] before `ply`.
     #[inline(always)]
     fn conts(&self, ply: usize) -> Conts {
-        CONT_PLIES.map(|n| {
-            if ply >= n {
-                self.frames[ply - n].cont
-            } else {
-                0
-            }
-        })
+        CONT_PLIES.map(|n| self.cont_before(ply, n))
     }
 
     /// After a beta cutoff by `best`: rewards it and penalises the moves tried before it (quiet
@@ -745,11 +749,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             return v;
         }
         let us = self.pos.side_to_move();
-        let prev_cont = if ply > 0 {
-            self.frames[ply - 1].cont
-        } else {
-            0
-        };
         let raw_eval = if in_check {
             -INFINITE
         } else {
@@ -758,7 +757,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 _ => self.evaluate(),
             }
         };
-        let corr_keys = CorrKeys::of(&self.pos, prev_cont);
+        let corr_keys = CorrKeys::of(&self.pos, self.cont_before(ply, 1));
         let static_eval = if in_check {
             -INFINITE
         } else {
@@ -1161,15 +1160,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
                 _ => self.evaluate(),
             };
-            let prev_cont = if ply > 0 {
-                self.frames[ply - 1].cont
-            } else {
-                0
-            };
             static_eval = self
                 .history
                 .correction
-                .adjust(&CorrKeys::of(&self.pos, prev_cont), raw_eval);
+                .adjust(&CorrKeys::of(&self.pos, self.cont_before(ply, 1)), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 if tt_hit.is_none() {
