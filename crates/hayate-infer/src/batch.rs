@@ -80,6 +80,24 @@ impl Batch {
         Some(i)
     }
 
+    /// Queues one position given by its raw features (`INPUT1_LEN` floats of `input1`,
+    /// `INPUT2_LEN` of `input2`, as [`Batch::push`] writes them) and returns its index, or
+    /// `None` when the batch is full or a slice has the wrong length.
+    pub fn push_features(&mut self, input1: &[f32], input2: &[f32]) -> Option<usize> {
+        if self.is_full() || input1.len() != INPUT1_LEN || input2.len() != INPUT2_LEN {
+            return None;
+        }
+        let i = self.len;
+        self.input1
+            .get_mut(i * INPUT1_LEN..(i + 1) * INPUT1_LEN)?
+            .copy_from_slice(input1);
+        self.input2
+            .get_mut(i * INPUT2_LEN..(i + 1) * INPUT2_LEN)?
+            .copy_from_slice(input2);
+        self.len += 1;
+        Some(i)
+    }
+
     /// The `input1` floats of the queued positions.
     pub fn input1_used(&self) -> &[f32] {
         &self.input1[..self.len * INPUT1_LEN]
@@ -122,4 +140,31 @@ pub fn copy_outputs(
     policy_out.copy_from_slice(policy);
     value_out.copy_from_slice(value);
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn push_features_queues_the_same_inputs_as_push() {
+        let mut by_position = Batch::new(2);
+        by_position.push(&Position::startpos());
+        let mut by_features = Batch::new(2);
+        let index = by_features.push_features(by_position.input1_used(), by_position.input2_used());
+        assert_eq!(index, Some(0));
+        assert_eq!(by_features.input1_used(), by_position.input1_used());
+        assert_eq!(by_features.input2_used(), by_position.input2_used());
+    }
+
+    #[test]
+    fn push_features_refuses_a_full_batch_and_wrong_lengths() {
+        let mut batch = Batch::new(1);
+        let (in1, in2) = (vec![0.0; INPUT1_LEN], vec![0.0; INPUT2_LEN]);
+        assert_eq!(batch.push_features(&in1[1..], &in2), None);
+        assert_eq!(batch.push_features(&in1, &in2[1..]), None);
+        assert_eq!(batch.push_features(&in1, &in2), Some(0));
+        assert_eq!(batch.push_features(&in1, &in2), None);
+        assert_eq!(batch.len(), 1);
+    }
 }

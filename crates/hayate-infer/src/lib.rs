@@ -10,6 +10,8 @@
 //! - `ort` (cargo feature `ort`): ONNX Runtime loaded at run time, from `ORT_DYLIB_PATH` or the
 //!   library of a `pip install onnxruntime`; nothing is downloaded at build time;
 //! - [`test_backends`]: [`UniformBackend`] and [`RandomBackend`], networks without a model;
+//! - [`multiplex`]: [`Multiplexer`], one backend shared by many searchers (one per self-play
+//!   game, each on its own thread) whose small batches are combined into one network call;
 //! - [`kind`]: [`BackendKind`], the backends by name, and [`load`];
 //! - [`throughput`]: positions per second of a backend.
 #![deny(missing_docs)]
@@ -17,6 +19,7 @@
 pub mod backend;
 pub mod batch;
 pub mod kind;
+pub mod multiplex;
 #[cfg(feature = "ort")]
 pub mod ort;
 pub mod test_backends;
@@ -26,5 +29,6 @@ pub mod tract;
 pub use backend::{Backend, BackendError};
 pub use batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN};
 pub use kind::{BackendKind, load};
+pub use multiplex::{Multiplexer, MuxClient, MuxStats};
 pub use test_backends::{RandomBackend, UniformBackend};
 pub use tract::TractBackend;
