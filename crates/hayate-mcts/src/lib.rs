@@ -9,6 +9,7 @@
 //! - [`player`]: [`MctsPlayer`], the `Player` the USI loop drives (the network, tree reuse);
 //!   [`root`]: answers without search; [`run`]: one search (threads, root df-pn, the watch);
 //!   [`stop`]: the stop rules; [`timeman`]: the time plan; [`answer`]: the move played;
+//! - [`noise`]: Dirichlet noise on the root's priors (self-play);
 //! - [`bench`]: search playouts/s.
 //!
 //! The `ort` cargo feature (off by default) turns on `hayate_infer`'s ONNX Runtime backend
@@ -34,6 +35,7 @@ pub mod bench;
 pub mod cache;
 pub mod leaf;
 pub mod node;
+pub mod noise;
 mod options;
 pub mod params;
 pub mod player;

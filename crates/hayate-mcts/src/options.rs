@@ -4,6 +4,7 @@
 use crate::player::MctsPlayer;
 use hayate_core::UsiOption;
 use hayate_infer::BackendKind;
+use hayate_nn::dataset::shuffle::SplitMix64;
 
 fn parse_num<T>(name: &str, v: &str, min: T, max: T) -> Result<T, String>
 where
@@ -86,6 +87,18 @@ impl MctsPlayer {
                 10_000_000,
             ),
             check("ReuseSubtree", p.reuse_subtree),
+            spin(
+                "Root_Noise_Alpha",
+                (p.root_noise.alpha * 1000.0).round() as i64,
+                1,
+                100_000,
+            ),
+            spin(
+                "Root_Noise_Epsilon",
+                (p.root_noise.epsilon * 1000.0).round() as i64,
+                0,
+                1000,
+            ),
             spin(
                 "Resign_Threshold",
                 (self.resign_threshold * 1000.0).round() as i64,
@@ -175,6 +188,12 @@ impl MctsPlayer {
             "PV_Mate_Search_Threads" => p.pv_mate_threads = parse_num(name, value, 0, 256)?,
             "PV_Mate_Search_Nodes" => p.pv_mate_nodes = parse_num(name, value, 0, 100_000_000)?,
             "ReuseSubtree" => p.reuse_subtree = parse_bool(name, value)?,
+            "Root_Noise_Alpha" => {
+                p.root_noise.alpha = parse_num::<u32>(name, value, 1, 100_000)? as f32 / 1000.0
+            }
+            "Root_Noise_Epsilon" => {
+                p.root_noise.epsilon = parse_num::<u32>(name, value, 0, 1000)? as f32 / 1000.0
+            }
             "Resign_Threshold" => {
                 self.resign_threshold = parse_num::<u32>(name, value, 0, 1000)? as f64 / 1000.0
             }
@@ -192,6 +211,7 @@ impl MctsPlayer {
             "NetworkDelay" => self.time.network_delay_ms = parse_num(name, value, 0, u64::MAX)?,
             "Random_Seed" => {
                 self.random_seed = parse_num(name, value, 0, u64::MAX)?;
+                self.noise_rng = SplitMix64::new(self.random_seed);
                 if self.backend_kind == BackendKind::Random {
                     self.loaded_for = None;
                 }

@@ -1,5 +1,6 @@
 //! Search constants, with dlshogi's USI defaults (`reference/deep-learning.md` §1.7, §1.11).
 
+use crate::noise::RootNoise;
 use hayate_core::DeclarationRule;
 
 /// The PUCT exploration constants of one kind of node (root or not).
@@ -65,6 +66,9 @@ pub struct SearchParams {
     pub pv_mate_nodes: u64,
     /// Keep the subtree of the moves played between searches (`ReuseSubtree`).
     pub reuse_subtree: bool,
+    /// Dirichlet noise mixed into the root's priors at each search (self-play; `Root_Noise_Alpha`,
+    /// `Root_Noise_Epsilon`, both ×1000; ε = 0, the default, is off).
+    pub root_noise: RootNoise,
 }
 
 impl Default for SearchParams {
@@ -96,6 +100,10 @@ impl Default for SearchParams {
             pv_mate_threads: 0,
             pv_mate_nodes: 500_000,
             reuse_subtree: true,
+            root_noise: RootNoise {
+                alpha: 0.15,
+                epsilon: 0.0,
+            },
         }
     }
 }

@@ -15,6 +15,7 @@ use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::{Position, UsiOption};
 use hayate_infer::kind::LoadOptions;
 use hayate_infer::{Backend, BackendKind};
+use hayate_nn::dataset::shuffle::SplitMix64;
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
@@ -54,6 +55,8 @@ pub struct MctsPlayer {
     announce: Option<String>,
     pub(crate) cache: Option<Arc<NnCache>>,
     pub(crate) tree: Option<Tree>,
+    /// The generator of the root noise (reseeded by `Random_Seed`).
+    pub(crate) noise_rng: SplitMix64,
     report: SearchReport,
 }
 
@@ -82,6 +85,7 @@ impl MctsPlayer {
             announce: None,
             cache: None,
             tree: None,
+            noise_rng: SplitMix64::new(1),
             report: SearchReport::default(),
         }
     }
@@ -109,6 +113,29 @@ impl MctsPlayer {
     /// The root of the tree kept from the last search, if any.
     pub fn tree_root(&self) -> Option<&crate::node::Node> {
         self.tree.as_ref().map(Tree::root)
+    }
+
+    /// What the last search found at its root: each move searched with its visits (unvisited
+    /// moves left out), and the root's mean value for its side to move. `None` when the last
+    /// `think` answered without a search (a root mate, a declaration, a single move, an error).
+    pub fn root_visits(&self) -> Option<(Vec<(hayate_core::Move, u32)>, f64)> {
+        if self.report.playouts == 0 {
+            return None;
+        }
+        let root = self.tree_root()?;
+        let visits = root
+            .edges()
+            .iter()
+            .filter(|e| e.n() > 0)
+            .map(|e| (e.mv, e.n()))
+            .collect();
+        let n = root.n();
+        let value = if n == 0 {
+            0.5
+        } else {
+            root.win.get() / f64::from(n)
+        };
+        Some((visits, value))
     }
 
     /// Forgets the network answers kept in the NN cache (benchmarks that must not hit it).
@@ -177,6 +204,9 @@ impl MctsPlayer {
         let expanded = expand_root(tree.root(), pos, &self.params, backend, cache);
         if expanded.is_err() {
             self.tree = None;
+        } else if self.params.root_noise.epsilon > 0.0 {
+            let edges = tree.root_mut().edges_mut();
+            crate::noise::mix(edges, self.params.root_noise, &mut self.noise_rng);
         }
         expanded
     }

@@ -26,6 +26,11 @@ impl Tree {
         &self.root
     }
 
+    /// The root, to change (root noise between searches).
+    pub fn root_mut(&mut self) -> &mut Node {
+        &mut self.root
+    }
+
     /// Moves the root to `pos` when `pos` continues the game of this tree through moves the
     /// tree has expanded; otherwise starts a fresh tree. Returns whether the old tree was
     /// reused. The discarded part is freed on another thread.

@@ -1,15 +1,16 @@
 //! A finished game as training records: every position where a searcher chose the move, with
 //! the search's score and the game's result.
 
+use std::collections::BTreeMap;
 use std::str::FromStr;
 
 use hayate_core::game::{EndReason, FinishedGame};
 use hayate_core::player::Score;
-use hayate_core::{Color, Position};
+use hayate_core::{Color, Move, Position};
 use hayate_records::Record;
 use hayate_records::{
-    AperyMove16, GameResult, Hcp, Hcpe, PackedError, PackedSfen, Psv, PsvMove16, RESULT_MAX_MOVES,
-    RESULT_NYUGYOKU, RESULT_SENNICHITE,
+    AperyMove16, GameResult, Hcp, Hcpe, Hcpe3Game, Hcpe3Move, MoveVisits, PackedError, PackedSfen,
+    Psv, PsvMove16, RESULT_MAX_MOVES, RESULT_NYUGYOKU, RESULT_SENNICHITE,
 };
 
 /// The training-data format of the shards.
@@ -19,6 +20,9 @@ pub enum DataFormat {
     Psv,
     /// dlshogi hcpe, 38 bytes: score from the side to move, result from Black's view.
     Hcpe,
+    /// dlshogi hcpe3, one record per game with the visit counts of each searched position
+    /// (the MCTS player's format).
+    Hcpe3,
 }
 
 impl DataFormat {
@@ -27,14 +31,7 @@ impl DataFormat {
         match self {
             DataFormat::Psv => "psv",
             DataFormat::Hcpe => "hcpe",
-        }
-    }
-
-    /// Bytes per record.
-    pub fn record_size(self) -> u64 {
-        match self {
-            DataFormat::Psv => 40,
-            DataFormat::Hcpe => 38,
+            DataFormat::Hcpe3 => "hcpe3",
         }
     }
 }
@@ -45,7 +42,8 @@ impl FromStr for DataFormat {
         match s {
             "psv" => Ok(DataFormat::Psv),
             "hcpe" => Ok(DataFormat::Hcpe),
-            _ => Err(format!("unknown data format {s:?} (psv or hcpe)")),
+            "hcpe3" => Ok(DataFormat::Hcpe3),
+            _ => Err(format!("unknown data format {s:?} (psv, hcpe or hcpe3)")),
         }
     }
 }
@@ -92,7 +90,9 @@ impl FromStr for Label {
 
 /// Appends the records of `game` to `out`, at most `limit` of them; returns how many. With
 /// `relabel`, each record's score is that function of its position (side to move's view)
-/// instead of the search's.
+/// instead of the search's. As hcpe3 the game is one record whatever `limit` says, each searched
+/// position with its move as the one candidate (`relabel` is not used: hcpe3 keeps the search's
+/// scores).
 ///
 /// # Errors
 /// [`PackedError`] if a position cannot be packed (it cannot happen for a legal game position).
@@ -103,6 +103,15 @@ pub fn encode_game(
     out: &mut Vec<u8>,
     relabel: Option<&dyn Fn(&Position) -> i32>,
 ) -> Result<usize, PackedError> {
+    if format == DataFormat::Hcpe3 {
+        let mut searched = BTreeMap::new();
+        game.replay(|pos, m| {
+            if m.info.score.is_some() && m.time_ms.is_some() {
+                searched.insert(pos.game_ply(), vec![(m.mv, 1)]);
+            }
+        });
+        return encode_hcpe3(game, &searched, out);
+    }
     let mut n = 0;
     let mut err = None;
     game.replay(|pos, m| {
@@ -113,7 +122,7 @@ pub fn encode_game(
         let score = relabel.map_or(score, |f| Score::Cp(f(pos)));
         let r = match format {
             DataFormat::Psv => psv(game, pos, score, m.mv).map(|r| r.encode(out)),
-            DataFormat::Hcpe => hcpe(game, pos, score, m.mv).map(|r| r.encode(out)),
+            _ => hcpe(game, pos, score, m.mv).map(|r| r.encode(out)),
         };
         match r {
             Ok(()) => n += 1,
@@ -144,12 +153,8 @@ fn psv(
     })
 }
 
-fn hcpe(
-    g: &FinishedGame,
-    pos: &Position,
-    score: Score,
-    mv: hayate_core::Move,
-) -> Result<Hcpe, PackedError> {
+/// dlshogi's result byte of a game: the winner from Black's view and how it ended.
+fn result_byte(g: &FinishedGame) -> u8 {
     let result = match g.result.winner() {
         None => GameResult::Draw,
         Some(Color::Black) => GameResult::BlackWin,
@@ -161,13 +166,66 @@ fn hcpe(
         EndReason::MaxPlies => RESULT_MAX_MOVES,
         _ => 0,
     };
+    result | flag
+}
+
+fn hcpe(
+    g: &FinishedGame,
+    pos: &Position,
+    score: Score,
+    mv: hayate_core::Move,
+) -> Result<Hcpe, PackedError> {
     Ok(Hcpe {
         hcp: Hcp::from_position(pos)?,
         eval: score_i16(score),
         best_move16: AperyMove16::from_move(mv),
-        result: result | flag,
+        result: result_byte(g),
         padding: 0,
     })
+}
+
+/// Appends `game` as one hcpe3 record; `searched` gives, by game ply (the SFEN move number of
+/// the position), the visits of the moves searched there. Positions without visits (opening
+/// moves, root shortcuts) are replayed but not for training. Returns the positions with
+/// visits. Visits above 65,535 are clamped; a game longer than hcpe3's 513 moves keeps its
+/// first 513.
+///
+/// # Errors
+/// [`PackedError`] if the start position cannot be packed.
+pub fn encode_hcpe3(
+    game: &FinishedGame,
+    searched: &BTreeMap<u32, Vec<(Move, u32)>>,
+    out: &mut Vec<u8>,
+) -> Result<usize, PackedError> {
+    let mut moves = Vec::with_capacity(game.moves.len());
+    game.replay(|pos, m| {
+        let candidates: Vec<MoveVisits> = searched
+            .get(&pos.game_ply())
+            .map(|v| {
+                v.iter()
+                    .map(|&(mv, n)| MoveVisits {
+                        move16: AperyMove16::from_move(mv),
+                        visits: n.min(u32::from(u16::MAX)) as u16,
+                    })
+                    .collect()
+            })
+            .unwrap_or_default();
+        moves.push(Hcpe3Move {
+            move16: AperyMove16::from_move(m.mv),
+            eval: m.info.score.map_or(0, score_i16),
+            candidates,
+        });
+    });
+    moves.truncate(usize::from(hayate_records::data::hcpe3::MAX_MOVES));
+    let positions = moves.iter().filter(|m| !m.candidates.is_empty()).count();
+    Hcpe3Game {
+        start: Hcp::from_position(&game.start)?,
+        result: result_byte(game),
+        opponent: 0,
+        moves,
+    }
+    .encode(out);
+    Ok(positions)
 }
 
 #[cfg(test)]

@@ -1,7 +1,8 @@
-//! Self-play: in-process αβ players (any evaluation) play games under the one game runner of
-//! the rules core (`hayate_core::game`: mate, repetition, perpetual check, verified
-//! declarations, the ply limit, an eval limit), and the searched positions become training
-//! data (psv or hcpe) in a directory of immutable shards.
+//! Self-play: in-process αβ players (any evaluation) or the MCTS player (any dlshogi-format
+//! network, [`mcts`]) play games under the one game runner of the rules core
+//! (`hayate_core::game`: mate, repetition, perpetual check, verified declarations, the ply
+//! limit, an eval limit), and the searched positions become training data (psv, hcpe, or
+//! hcpe3 with visit counts) in a directory of immutable shards.
 //!
 //! A run is a worker: it writes the shards of its index that are missing (each under a
 //! temporary name, renamed when whole), so a killed run loses at most the shards in progress
@@ -13,10 +14,10 @@
 //!
 //! ```no_run
 //! use hayate_core::player::Limits;
-//! use hayate_selfplay::{Config, DataFormat, Evaluation, Label, RandomMoves, openings, run};
+//! use hayate_selfplay::{Config, DataFormat, Engine, Evaluation, Label, RandomMoves, openings, run};
 //! let cfg = Config {
 //!     out_dir: "data/selfplay".into(),
-//!     evaluation: Evaluation::Material,
+//!     engine: Engine::AlphaBeta(Evaluation::Material),
 //!     limits: Limits { depth: Some(6), ..Limits::default() },
 //!     hash_mb: 16,
 //!     openings: openings::parse_openings(openings::DEFAULT_OPENINGS)?,
@@ -38,18 +39,21 @@
 #![deny(missing_docs)]
 
 pub mod data;
+pub mod mcts;
 pub mod model;
 pub mod openings;
 pub mod players;
+pub mod rl;
 pub mod rng;
 mod run;
 pub mod shard;
 
-pub use data::{DataFormat, Label, encode_game, score_i16};
+pub use data::{DataFormat, Label, encode_game, encode_hcpe3, score_i16};
+pub use mcts::{GameMeta, MctsConfig};
 pub use model::FollowedNnue;
 pub use openings::{Opening, OpeningError, parse_openings};
 pub use players::{Evaluation, RandomAt};
-pub use run::{Config, RandomMoves, SelfplayError, Summary, run};
+pub use run::{Config, Engine, RandomMoves, SelfplayError, Summary, run};
 
 /// The worker (shard) index from the scheduler's array variables: `SLURM_ARRAY_TASK_ID`, then
 /// `JOB_COMPLETION_INDEX` (Kubernetes indexed jobs); `None` when neither is set or a number.

@@ -37,6 +37,11 @@ impl Rng {
             ((self.next_u64() as u128 * n as u128) >> 64) as u64
         }
     }
+
+    /// A uniform number in `[0, 1)`.
+    pub fn unit(&mut self) -> f64 {
+        (self.next_u64() >> 11) as f64 / (1u64 << 53) as f64
+    }
 }
 
 #[cfg(test)]
@@ -58,5 +63,6 @@ mod tests {
         let mut r = Rng::new(7);
         assert!((0..1000).all(|_| r.below(30) < 30));
         assert_eq!(r.below(0), 0);
+        assert!((0..1000).all(|_| (0.0..1.0).contains(&r.unit())));
     }
 }

@@ -1,6 +1,8 @@
 //! A self-play run: shards split over threads, each shard's games played by the one game runner
 //! with generators seeded from (seed, shard index), so a shard's bytes depend on neither the
-//! thread count nor on which worker or restart plays it.
+//! thread count nor on which worker or restart plays it (αβ players with a fixed evaluation;
+//! MCTS games also depend on how the network calls were batched and on the draw-rate control's
+//! counts).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -11,12 +13,13 @@ use hayate_core::Position;
 use hayate_core::game::{FinishedGame, GameRules, ScoreAdjudication, Side, play_game};
 use hayate_core::player::Limits;
 
-use crate::data::{DataFormat, Label, encode_game};
+use crate::data::{DataFormat, Label, encode_game, encode_hcpe3};
+use crate::mcts::{DrawControl, GameMeta, MctsConfig, MctsGames};
 use crate::model::Stamp;
 use crate::openings::Opening;
 use crate::players::{Evaluation, RandomAt};
 use crate::rng::Rng;
-use crate::shard::{ShardWriter, shard_path};
+use crate::shard::{ShardWriter, shard_path, write_atomically};
 
 /// Random moves in the opening, as YaneuraOu's `gensfen` makes them: `count` plies drawn from
 /// move numbers `min_ply..=max_ply` get a uniformly random legal move instead of a search.
@@ -30,31 +33,41 @@ pub struct RandomMoves {
     pub max_ply: u32,
 }
 
+/// Who plays the games.
+#[derive(Clone)]
+pub enum Engine {
+    /// αβ searchers with this evaluation, to the run's `limits`, with random opening moves.
+    AlphaBeta(Evaluation),
+    /// The MCTS player with a network (hcpe3 data with visit counts).
+    Mcts(Box<MctsConfig>),
+}
+
 /// Everything a run needs.
 #[derive(Clone)]
 pub struct Config {
     /// The output directory (created if missing).
     pub out_dir: PathBuf,
-    /// The searchers' evaluation.
-    pub evaluation: Evaluation,
-    /// Per-move limits (`depth` or `nodes`).
+    /// The players.
+    pub engine: Engine,
+    /// Per-move limits of the αβ players (`depth` or `nodes`).
     pub limits: Limits,
     /// Transposition table per player in MiB.
     pub hash_mb: usize,
     /// Start positions, drawn at random for each game.
     pub openings: Vec<Opening>,
-    /// Random moves in the opening.
+    /// Random moves in the opening (αβ players).
     pub random: RandomMoves,
     /// A game ends when the side to move scores ≤ −limit and its opponent scored ≥ limit
     /// (0: never).
     pub eval_limit: i32,
-    /// Games are drawn at this many plies (opening moves included).
+    /// Games are drawn at this many plies (opening moves included; the MCTS player draws each
+    /// game's limit from its own range).
     pub max_plies: usize,
     /// Positions this worker writes.
     pub positions: u64,
     /// Positions per shard.
     pub shard_size: u64,
-    /// Games in parallel (one search thread each).
+    /// Games in parallel (one search thread each; the MCTS games share the network's calls).
     pub threads: usize,
     /// Seed of every random choice.
     pub seed: u64,
@@ -120,6 +133,9 @@ pub enum SelfplayError {
     /// Games keep ending without a searched position (e.g. every opening is already over).
     #[error("{0} games in a row gave no position to write")]
     NoPositions(u32),
+    /// The network could not be loaded or the MCTS player refused its settings.
+    #[error("MCTS player: {0}")]
+    Mcts(String),
 }
 
 /// Counts of a run.
@@ -139,6 +155,14 @@ pub struct Summary {
     pub reasons: BTreeMap<String, u64>,
     /// Times a followed net file changed and was loaded again ([`Evaluation::NnueFile`]).
     pub net_changes: u64,
+    /// MCTS games: games without resignation, how often a side would have resigned in them, and
+    /// how often that side then did not lose (a false resignation).
+    pub no_resign: [u64; 3],
+    /// MCTS games: scored results (draws under draw-rate control count as wins), Black, White,
+    /// draw.
+    pub scored: [u64; 3],
+    /// MCTS games: network calls and positions evaluated (their ratio is the mean batch).
+    pub nn_calls: [u64; 2],
     /// Wall time.
     pub elapsed: Duration,
     /// Threads used.
@@ -146,12 +170,24 @@ pub struct Summary {
 }
 
 impl Summary {
-    fn add_game(&mut self, g: &FinishedGame, positions: usize) {
+    fn add_game(&mut self, g: &FinishedGame, positions: usize, meta: Option<&GameMeta>) {
         self.games += 1;
         self.positions += positions as u64;
         let i = g.result.winner().map_or(2, |c| c.index());
         self.results[i] += 1;
         *self.reasons.entry(g.reason.name().to_string()).or_default() += 1;
+        if let Some(m) = meta {
+            let s = ["black", "white"]
+                .iter()
+                .position(|&r| r == m.scored)
+                .unwrap_or(2);
+            self.scored[s] += 1;
+            if !m.resign {
+                self.no_resign[0] += 1;
+                self.no_resign[1] += m.would_resign.iter().filter(|&&w| w).count() as u64;
+                self.no_resign[2] += m.false_resignations() as u64;
+            }
+        }
     }
 
     fn merge(&mut self, o: &Summary) {
@@ -160,10 +196,31 @@ impl Summary {
         self.positions += o.positions;
         for i in 0..3 {
             self.results[i] += o.results[i];
+            self.scored[i] += o.scored[i];
+            self.no_resign[i] += o.no_resign[i];
         }
         for (k, v) in &o.reasons {
             *self.reasons.entry(k.clone()).or_default() += v;
         }
+    }
+
+    /// The MCTS lines: scored results, resignation checks, network batches.
+    fn mcts_text(&self) -> String {
+        if self.nn_calls[0] == 0 {
+            return String::new();
+        }
+        let [b, w, d] = self.scored;
+        let [games, would, wrong] = self.no_resign;
+        format!(
+            "scored (draw-rate control): black {b} white {w} draw {d} ({:.1} % draws)\n\
+             without resignation: {games} games, {would} sides would have resigned, {wrong} of them \
+             did not lose\n\
+             network: {} calls, {} positions, {:.1} a call\n",
+            100.0 * d as f64 / (b + w + d).max(1) as f64,
+            self.nn_calls[0],
+            self.nn_calls[1],
+            self.nn_calls[1] as f64 / self.nn_calls[0] as f64
+        )
     }
 
     /// Positions per second of wall time.
@@ -188,7 +245,7 @@ impl Summary {
         };
         format!(
             "shards {} written, {} already present\n{nets}games {} (black {} white {} draw {}): {}\n\
-             positions {} in {:.1} s: {:.1}/s, {:.1}/s per thread ({} threads)\n",
+             {}positions {} in {:.1} s: {:.1}/s, {:.1}/s per thread ({} threads)\n",
             self.shards_written,
             self.shards_present,
             self.games,
@@ -196,6 +253,7 @@ impl Summary {
             self.results[1],
             self.results[2],
             reasons.join(", "),
+            self.mcts_text(),
             self.positions,
             self.elapsed.as_secs_f64(),
             self.positions_per_second(),
@@ -229,9 +287,10 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
         .partition(|&(i, _)| !shard_path(&cfg.out_dir, i, ext).exists());
     let queue = Mutex::new(todo.into_iter());
     let threads = cfg.threads.max(1);
+    let shared = Shared::new(cfg)?;
     let results: Vec<Result<Summary, SelfplayError>> = std::thread::scope(|s| {
         let handles: Vec<_> = (0..threads)
-            .map(|_| s.spawn(|| worker_thread(cfg, &queue, progress)))
+            .map(|_| s.spawn(|| worker_thread(cfg, &shared, &queue, progress)))
             .collect();
         handles
             .into_iter()
@@ -246,26 +305,136 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
     for r in results {
         total.merge(&r?);
     }
-    if let Evaluation::NnueFile(f) = &cfg.evaluation {
+    if let Engine::AlphaBeta(Evaluation::NnueFile(f)) = &cfg.engine {
         total.net_changes = f.changes();
+    }
+    if let Some((mux, _)) = &shared.mcts {
+        let st = mux.stats();
+        total.nn_calls = [st.calls, st.positions];
     }
     total.elapsed = t0.elapsed();
     Ok(total)
 }
 
+/// What the threads of a run share: for MCTS games, the network and the draw-rate control.
+struct Shared {
+    mcts: Option<(hayate_infer::Multiplexer, DrawControl)>,
+}
+
+impl Shared {
+    fn new(cfg: &Config) -> Result<Shared, SelfplayError> {
+        let mcts = match &cfg.engine {
+            Engine::AlphaBeta(_) => None,
+            Engine::Mcts(m) => {
+                if cfg.format != DataFormat::Hcpe3 {
+                    return Err(SelfplayError::Config(
+                        "the MCTS player writes hcpe3 (its visit counts)".into(),
+                    ));
+                }
+                let mux = m
+                    .multiplexer()
+                    .map_err(|e| SelfplayError::Mcts(e.to_string()))?;
+                Some((mux, DrawControl::new(m.draw_control, &cfg.out_dir)))
+            }
+        };
+        Ok(Shared { mcts })
+    }
+}
+
 fn worker_thread(
     cfg: &Config,
+    shared: &Shared,
     queue: &Mutex<std::vec::IntoIter<(u64, u64)>>,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Summary, SelfplayError> {
-    let mut players = Players::new(cfg);
+    let mut games: Box<dyn Games + '_> = match (&cfg.engine, &shared.mcts) {
+        (Engine::Mcts(m), Some((mux, control))) => Box::new(McGames {
+            games: MctsGames::new(m, mux.client()).map_err(SelfplayError::Mcts)?,
+            control,
+        }),
+        _ => Box::new(Players::new(cfg)),
+    };
     let mut summary = Summary::default();
     loop {
         let next = queue.lock().ok().and_then(|mut q| q.next());
         let Some((index, size)) = next else {
             return Ok(summary);
         };
-        write_shard(cfg, index, size, &mut players, &mut summary, progress)?;
+        write_shard(cfg, index, size, games.as_mut(), &mut summary, progress)?;
+    }
+}
+
+/// One game played and written.
+struct Played {
+    game: FinishedGame,
+    positions: usize,
+    meta: Option<GameMeta>,
+}
+
+/// What plays a thread's games: one game from the shard's generator, its records appended to
+/// `out` (at most `limit` positions where the format allows a game to be cut).
+trait Games {
+    fn play(
+        &mut self,
+        cfg: &Config,
+        rng: &mut Rng,
+        limit: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<Played, SelfplayError>;
+}
+
+impl Games for Players {
+    fn play(
+        &mut self,
+        cfg: &Config,
+        rng: &mut Rng,
+        limit: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<Played, SelfplayError> {
+        self.refresh(cfg);
+        let Engine::AlphaBeta(evaluation) = &cfg.engine else {
+            return Err(SelfplayError::Config("αβ games need an evaluation".into()));
+        };
+        let game = play_one(cfg, rng, &mut self.pair);
+        let static_eval = |pos: &Position| evaluation.static_eval(pos);
+        let relabel: Option<&dyn Fn(&Position) -> i32> = match cfg.label {
+            Label::Search => None,
+            Label::Static => Some(&static_eval),
+        };
+        let positions = encode_game(&game, cfg.format, limit, out, relabel)?;
+        Ok(Played {
+            game,
+            positions,
+            meta: None,
+        })
+    }
+}
+
+/// A thread's MCTS games and the run's draw-rate control.
+struct McGames<'a> {
+    games: MctsGames,
+    control: &'a DrawControl,
+}
+
+impl Games for McGames<'_> {
+    fn play(
+        &mut self,
+        cfg: &Config,
+        rng: &mut Rng,
+        _limit: usize,
+        out: &mut Vec<u8>,
+    ) -> Result<Played, SelfplayError> {
+        let opening = &cfg.openings[rng.below(cfg.openings.len() as u64) as usize];
+        let g = self
+            .games
+            .play(opening, rng, self.control)
+            .map_err(SelfplayError::Mcts)?;
+        let positions = encode_hcpe3(&g.game, &g.searched, out)?;
+        Ok(Played {
+            game: g.game,
+            positions,
+            meta: Some(g.meta),
+        })
     }
 }
 
@@ -277,12 +446,13 @@ struct Players {
 
 impl Players {
     fn new(cfg: &Config) -> Players {
-        let (evaluation, stamp) = match &cfg.evaluation {
-            Evaluation::NnueFile(f) => {
+        let (evaluation, stamp) = match &cfg.engine {
+            Engine::AlphaBeta(Evaluation::NnueFile(f)) => {
                 let (stamp, net) = f.current();
                 (Evaluation::Nnue(net), Some(stamp))
             }
-            other => (other.clone(), None),
+            Engine::AlphaBeta(other) => (other.clone(), None),
+            Engine::Mcts(_) => (Evaluation::Material, None),
         };
         Players {
             pair: [
@@ -296,7 +466,7 @@ impl Players {
     /// Between games: new players (with new tables, which a new game clears anyway) when the
     /// followed net changed.
     fn refresh(&mut self, cfg: &Config) {
-        if let Evaluation::NnueFile(f) = &cfg.evaluation
+        if let Engine::AlphaBeta(Evaluation::NnueFile(f)) = &cfg.engine
             && self.stamp.as_ref() != Some(&f.current().0)
         {
             *self = Players::new(cfg);
@@ -304,12 +474,13 @@ impl Players {
     }
 }
 
-/// Plays games until shard `index` holds `size` positions, then renames it into place.
+/// Plays games until shard `index` holds `size` positions, then renames it (and its sidecar of
+/// game lines, when the games have one) into place.
 fn write_shard(
     cfg: &Config,
     index: u64,
     size: u64,
-    players: &mut Players,
+    games: &mut dyn Games,
     summary: &mut Summary,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), SelfplayError> {
@@ -323,30 +494,29 @@ fn write_shard(
     let mut rng = Rng::for_shard(cfg.seed, index);
     let (mut written, mut empty) = (0u64, 0u32);
     let mut buf = Vec::new();
-    let static_eval = |pos: &Position| cfg.evaluation.static_eval(pos);
-    let relabel: Option<&dyn Fn(&Position) -> i32> = match cfg.label {
-        Label::Search => None,
-        Label::Static => Some(&static_eval),
-    };
+    let mut lines = String::new();
     while written < size {
-        players.refresh(cfg);
-        let game = play_one(cfg, &mut rng, &mut players.pair);
         buf.clear();
-        let n = encode_game(
-            &game,
-            cfg.format,
-            (size - written) as usize,
-            &mut buf,
-            relabel,
-        )?;
+        let p = games.play(cfg, &mut rng, (size - written) as usize, &mut buf)?;
         w.write(&buf).map_err(io)?;
-        written += n as u64;
-        summary.add_game(&game, n);
-        progress(n as u64);
-        empty = if n == 0 { empty + 1 } else { 0 };
+        if let Some(m) = &p.meta {
+            lines.push_str(&serde_json::to_string(m).unwrap_or_default());
+            lines.push('\n');
+        }
+        written += p.positions as u64;
+        summary.add_game(&p.game, p.positions, p.meta.as_ref());
+        progress(p.positions as u64);
+        empty = if p.positions == 0 { empty + 1 } else { 0 };
         if empty >= 100 {
             return Err(SelfplayError::NoPositions(empty));
         }
+    }
+    if !lines.is_empty() {
+        let sidecar = crate::mcts::sidecar_path(&cfg.out_dir, index);
+        write_atomically(&sidecar, lines.as_bytes()).map_err(|source| SelfplayError::Io {
+            path: sidecar.clone(),
+            source,
+        })?;
     }
     w.finish().map_err(io)?;
     summary.shards_written += 1;

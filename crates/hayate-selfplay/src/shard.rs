@@ -58,6 +58,19 @@ impl ShardWriter {
     }
 }
 
+/// Writes `path` whole or not at all: a temporary file beside it, synced, then renamed.
+///
+/// # Errors
+/// The I/O error of writing or renaming.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> io::Result<()> {
+    let mut temp = path.as_os_str().to_owned();
+    temp.push(".tmp");
+    let mut f = File::create(&temp)?;
+    f.write_all(bytes)?;
+    f.sync_all()?;
+    std::fs::rename(&temp, path)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

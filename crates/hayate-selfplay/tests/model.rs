@@ -11,7 +11,7 @@ use hayate_core::player::Limits;
 use hayate_eval::Evaluator;
 use hayate_eval::nnue::{RandomNetParams, random_net_bytes};
 use hayate_selfplay::{
-    Config, DataFormat, Evaluation, FollowedNnue, Label, RandomMoves, openings, run,
+    Config, DataFormat, Engine, Evaluation, FollowedNnue, Label, RandomMoves, openings, run,
 };
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -116,11 +116,11 @@ fn a_run_picks_up_a_new_net_between_games() {
     point_current(&dir, "a");
     let cfg = Config {
         out_dir: dir.join("data"),
-        evaluation: Evaluation::NnueFile(Arc::new(
+        engine: Engine::AlphaBeta(Evaluation::NnueFile(Arc::new(
             FollowedNnue::open(dir.join("current"))
                 .unwrap()
                 .with_interval(Duration::ZERO),
-        )),
+        ))),
         limits: Limits {
             depth: Some(1),
             ..Limits::default()

@@ -9,7 +9,7 @@ use hayate_eval::{Evaluator, Material};
 use hayate_records::{ErrorPolicy, HcpeReader, PsvReader};
 use hayate_search::{AlphaBeta, Options};
 use hayate_selfplay::{
-    Config, DataFormat, Evaluation, Label, RandomMoves, openings, run, score_i16,
+    Config, DataFormat, Engine, Evaluation, Label, RandomMoves, openings, run, score_i16,
 };
 
 fn temp_dir(tag: &str) -> PathBuf {
@@ -21,7 +21,7 @@ fn temp_dir(tag: &str) -> PathBuf {
 fn config(out: &Path, seed: u64, threads: usize, format: DataFormat) -> Config {
     Config {
         out_dir: out.to_path_buf(),
-        evaluation: Evaluation::Material,
+        engine: Engine::AlphaBeta(Evaluation::Material),
         limits: Limits {
             depth: Some(2),
             ..Limits::default()

@@ -35,8 +35,11 @@ enum Command {
     Match(cmd::arena::Args),
     /// Tune an engine's spin options (the search constants by default) by SPSA game pairs.
     Tune(cmd::tune::Args),
-    /// Self-play: αβ games written as psv/hcpe training shards (resumable, one worker per index).
+    /// Self-play: αβ or MCTS games written as psv/hcpe/hcpe3 training shards (resumable, one
+    /// worker per index).
     Selfplay(cmd::selfplay::Args),
+    /// The reinforcement loop: self-play → train → export → gate → publish, resumable.
+    Rl(cmd::rl::Args),
     /// Networks: train, bench, export/import ONNX.
     Train(cmd::train::Args),
     /// The MCTS (deep-learning) player: one search, or its speed bench.
@@ -57,6 +60,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Match(a)) => cmd::arena::run(a),
         Some(Command::Tune(a)) => cmd::tune::run(a),
         Some(Command::Selfplay(a)) => cmd::selfplay::run(a),
+        Some(Command::Rl(a)) => cmd::rl::run(a),
         Some(Command::Train(a)) => cmd::train::run(a),
         Some(Command::Mcts(a)) => cmd::mcts::run(a),
     }

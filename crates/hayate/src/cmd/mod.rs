@@ -9,6 +9,7 @@ pub mod eval;
 pub mod mate;
 pub mod mcts;
 pub mod perft;
+pub mod rl;
 pub mod selfplay;
 pub mod train;
 pub mod train_nnue;

@@ -1,9 +1,11 @@
-//! `hayate selfplay`: αβ self-play games → training shards (see `hayate-selfplay`).
+//! `hayate selfplay`: self-play games → training shards (see `hayate-selfplay`).
 //!
 //! ```text
 //! hayate selfplay --out data/sp --eval kkpee9 --depth 6 --positions 1000000 --threads 2
+//! hayate selfplay --out data/rl --player mcts --model net.onnx --playouts 800 --threads 32
 //! ```
-//! The shards are `<out>/shard-NNNNNN.psv` (or `.hcpe`); run the same command again to resume.
+//! The shards are `<out>/shard-NNNNNN.psv` (or `.hcpe`, `.hcpe3` with a `.games.jsonl` sidecar
+//! for the MCTS player); run the same command again to resume.
 //! As one of many workers (a Slurm array or a Kubernetes indexed job), the worker index comes
 //! from `--shard-index`, `SLURM_ARRAY_TASK_ID` or `JOB_COMPLETION_INDEX`.
 
@@ -11,9 +13,10 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use hayate_core::player::Limits;
+use hayate_mcts::noise::RootNoise;
 use hayate_selfplay::{
-    Config, DataFormat, Evaluation, RandomMoves, openings, progress_bar, shard::shard_path,
-    worker_from_env,
+    Config, DataFormat, Engine, Evaluation, MctsConfig, RandomMoves, openings, progress_bar,
+    shard::shard_path, worker_from_env,
 };
 
 /// Arguments of `hayate selfplay`.
@@ -22,7 +25,12 @@ pub struct Args {
     /// Output folder of the shards (reused to resume).
     #[arg(long)]
     out: PathBuf,
-    /// Evaluation of both players: kkpee9, material or nnue.
+    /// Who plays: `ab` (αβ with --eval) or `mcts` (the PUCT player with --model, hcpe3 data).
+    #[arg(long, default_value = "ab")]
+    player: String,
+    #[command(flatten)]
+    mcts: MctsArgs,
+    /// Evaluation of both αβ players: kkpee9, material or nnue.
     #[arg(long, default_value = "kkpee9")]
     eval: String,
     /// The NNUE file for `--eval nnue`; re-read between games when it changes (point it at a
@@ -62,15 +70,17 @@ pub struct Args {
     /// Positions per shard.
     #[arg(long, default_value_t = 10_000)]
     shard_size: u64,
-    /// Games in parallel, one search thread each.
+    /// Games in parallel, one search thread each (MCTS: their leaves share each network call,
+    /// so many games, e.g. 16–64, make the batches).
     #[arg(long, default_value_t = 1)]
     threads: usize,
     /// Seed of every random choice (shard seeds derive from it and the shard index).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// psv (YaneuraOu PackedSfenValue) or hcpe (dlshogi).
-    #[arg(long, default_value = "psv")]
-    format: String,
+    /// psv (YaneuraOu PackedSfenValue), hcpe or hcpe3 (dlshogi); default psv for αβ, hcpe3
+    /// (with visit counts) for MCTS.
+    #[arg(long)]
+    format: Option<String>,
     /// The score written: `search` (the search's, the usual target) or `static` (the
     /// evaluation's own score of the position: data to distil it into a net).
     #[arg(long, default_value = "search")]
@@ -81,6 +91,106 @@ pub struct Args {
     /// No progress bar.
     #[arg(long)]
     quiet: bool,
+}
+
+/// The MCTS player's arguments.
+#[derive(clap::Args)]
+struct MctsArgs {
+    /// The network (dlshogi-format ONNX).
+    #[arg(long)]
+    model: Option<PathBuf>,
+    /// Inference backend: tract or ort.
+    #[arg(long, default_value = "tract")]
+    backend: String,
+    /// CPU threads of one network call (default: all cores).
+    #[arg(long)]
+    dnn_threads: Option<usize>,
+    /// Playouts per move.
+    #[arg(long, default_value_t = 800)]
+    playouts: u64,
+    /// Leaves one game's search gathers per network request.
+    #[arg(long, default_value_t = 4)]
+    batch_per_game: usize,
+    /// Most positions in one network call (default: games × batch per game, at most 256).
+    #[arg(long)]
+    max_batch: Option<usize>,
+    /// Microseconds the network waits for other games' leaves once one game has asked.
+    #[arg(long, default_value_t = 2000)]
+    max_wait_us: u64,
+    /// Dirichlet noise concentration at the root (AlphaZero's shogi value).
+    #[arg(long, default_value_t = 0.15)]
+    noise_alpha: f32,
+    /// Share of the noise in the root's priors (0: none).
+    #[arg(long, default_value_t = 0.25)]
+    noise_epsilon: f32,
+    /// Moves up to this move number are drawn in proportion to their visits.
+    #[arg(long, default_value_t = 30)]
+    sample_plies: u32,
+    /// Temperature of those draws (visits^(1/T)).
+    #[arg(long, default_value_t = 1.0)]
+    temperature: f64,
+    /// Resign when the root's win rate falls below this (0: never).
+    #[arg(long, default_value_t = 0.02)]
+    resign: f64,
+    /// Share of the games played without resignation (to count false resignations).
+    #[arg(long, default_value_t = 0.1)]
+    no_resign_share: f64,
+    /// Novice's draw-rate control: above this share of draws, draws count as wins for the side
+    /// that has won less (0: off).
+    #[arg(long, default_value_t = 0.02)]
+    draw_control: f64,
+    /// Each MCTS game's ply limit is drawn from this..=--max-plies (Novice's random lengths;
+    /// default: half of --max-plies).
+    #[arg(long)]
+    max_plies_from: Option<usize>,
+    /// Run df-pn on each root beside the search.
+    #[arg(long)]
+    root_mate: bool,
+}
+
+fn mcts_config(a: &Args) -> anyhow::Result<MctsConfig> {
+    let m = &a.mcts;
+    let model = m
+        .model
+        .as_ref()
+        .context("--player mcts needs --model (a dlshogi-format ONNX file)")?;
+    let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+    let batch = m.batch_per_game.max(1);
+    Ok(MctsConfig {
+        model: model.display().to_string(),
+        backend: hayate_infer::BackendKind::parse(&m.backend)
+            .with_context(|| format!("unknown backend {:?}", m.backend))?,
+        dnn_threads: m.dnn_threads.unwrap_or(cores).max(1),
+        playouts: m.playouts.max(1),
+        batch_per_game: batch,
+        max_batch: m
+            .max_batch
+            .unwrap_or((a.threads.max(1) * batch).min(256))
+            .max(1),
+        max_wait: std::time::Duration::from_micros(m.max_wait_us),
+        noise: RootNoise {
+            alpha: m.noise_alpha,
+            epsilon: m.noise_epsilon.clamp(0.0, 1.0),
+        },
+        sample_plies: m.sample_plies,
+        temperature: m.temperature,
+        resign: m.resign.clamp(0.0, 1.0),
+        no_resign_share: m.no_resign_share.clamp(0.0, 1.0),
+        draw_control: m.draw_control.max(0.0),
+        max_plies: (
+            m.max_plies_from.unwrap_or(a.max_plies / 2).min(a.max_plies),
+            a.max_plies,
+        ),
+        root_mate: m.root_mate,
+    })
+}
+
+fn engine(a: &Args) -> anyhow::Result<Engine> {
+    match a.player.as_str() {
+        "ab" | "alphabeta" => Ok(Engine::AlphaBeta(evaluation(a)?)),
+        "mcts" => Ok(Engine::Mcts(Box::new(mcts_config(a)?))),
+        other => anyhow::bail!("unknown player {other:?} (ab or mcts)"),
+    }
 }
 
 fn evaluation(a: &Args) -> anyhow::Result<Evaluation> {
@@ -101,7 +211,17 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         None => openings::DEFAULT_OPENINGS.to_string(),
     };
-    let format: DataFormat = a.format.parse().map_err(anyhow::Error::msg)?;
+    let engine = engine(&a)?;
+    let default_format = match engine {
+        Engine::Mcts(_) => "hcpe3",
+        Engine::AlphaBeta(_) => "psv",
+    };
+    let format: DataFormat = a
+        .format
+        .as_deref()
+        .unwrap_or(default_format)
+        .parse()
+        .map_err(anyhow::Error::msg)?;
     anyhow::ensure!(a.shard_size > 0, "--shard-size must be above 0");
     let limits = Limits {
         depth: a.depth.or(if a.nodes.is_some() { None } else { Some(6) }),
@@ -110,7 +230,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     };
     let cfg = Config {
         out_dir: a.out.clone(),
-        evaluation: evaluation(&a)?,
+        engine,
         limits,
         hash_mb: a.hash.max(1),
         openings: openings::parse_openings(&text)?,
