@@ -30,9 +30,8 @@ pub struct RlSettings {
     pub generations: u32,
     /// Positions of self-play per generation.
     pub positions: u64,
-    /// Positions per shard.
-    pub shard_size: u64,
-    /// Self-play games at once (their leaves share each network call).
+    /// Self-play games at once (their leaves share each network call; a thread plays one shard
+    /// at a time, so a generation has this many shards).
     pub games_at_once: usize,
     /// Playouts per self-play move.
     pub playouts: u64,
@@ -62,7 +61,6 @@ impl Default for RlSettings {
         RlSettings {
             generations: 5,
             positions: 20_000,
-            shard_size: 2_000,
             games_at_once: 32,
             playouts: 100,
             window: 3,
@@ -75,6 +73,20 @@ impl Default for RlSettings {
             gate_concurrency: 2,
             selfplay_args: Vec::new(),
         }
+    }
+}
+
+impl RlSettings {
+    /// Positions per shard: one shard per game at once.
+    pub fn shard_size(&self) -> u64 {
+        self.positions
+            .div_ceil(self.games_at_once.max(1) as u64)
+            .max(1)
+    }
+
+    /// Shards per generation.
+    pub fn shards(&self) -> u64 {
+        self.positions.div_ceil(self.shard_size())
     }
 }
 

@@ -62,9 +62,6 @@ struct SettingsArgs {
     /// Self-play positions per generation.
     #[arg(long, default_value_t = 20_000)]
     positions: u64,
-    /// Positions per shard.
-    #[arg(long, default_value_t = 2_000)]
-    shard_size: u64,
     /// Self-play games at once.
     #[arg(long, default_value_t = 32)]
     games_at_once: usize,
@@ -96,7 +93,7 @@ struct SettingsArgs {
     #[arg(long, default_value_t = 2)]
     gate_concurrency: usize,
     /// Extra words for every `hayate selfplay` (e.g. "--draw-control 0.02 --sample-plies 20").
-    #[arg(long, default_value = "")]
+    #[arg(long, default_value = "", allow_hyphen_values = true)]
     selfplay_args: String,
 }
 
@@ -105,7 +102,6 @@ impl SettingsArgs {
         RlSettings {
             generations: self.generations,
             positions: self.positions,
-            shard_size: self.shard_size.max(1),
             games_at_once: self.games_at_once.max(1),
             playouts: self.playouts.max(1),
             window: self.window.max(1),
@@ -160,8 +156,7 @@ fn progress_line(run: &RunDir) -> String {
 
 /// Whether generation `g`'s self-play wrote every shard (worker 0's shard list).
 fn data_done(run: &RunDir, s: &RlSettings, g: u32) -> bool {
-    let shards = s.positions.div_ceil(s.shard_size.max(1));
-    (0..shards).all(|i| shard_path(&run.data_dir(g), i, "hcpe3").exists())
+    (0..s.shards()).all(|i| shard_path(&run.data_dir(g), i, "hcpe3").exists())
 }
 
 fn do_stage(run: &RunDir, s: &RlSettings, stage: &Stage) -> anyhow::Result<()> {
@@ -233,7 +228,7 @@ fn generate(run: &RunDir, s: &RlSettings, g: u32) -> anyhow::Result<()> {
     let out = path(&run.data_dir(g));
     let (positions, shard, games, playouts, seed) = (
         s.positions.to_string(),
-        s.shard_size.to_string(),
+        s.shard_size().to_string(),
         s.games_at_once.to_string(),
         s.playouts.to_string(),
         g.to_string(),
