@@ -162,9 +162,7 @@ fn the_mcts_player_needs_hcpe3_and_a_model() {
     if let Engine::Mcts(m) = &mut cfg.engine {
         m.model = dir.join("missing.onnx").display().to_string();
     }
-    let e = run(&cfg, &|_| {})
-        .err()
-        .expect("a missing model is an error");
+    let e = run(&cfg, &|_| {}).expect_err("a missing model is an error");
     assert!(e.to_string().contains("missing.onnx"), "{e}");
     // The αβ players write hcpe3 too: one candidate per searched position.
     let mut cfg = config(&dir);
