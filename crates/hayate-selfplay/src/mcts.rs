@@ -102,6 +102,10 @@ pub struct GameMeta {
     pub plies: usize,
     /// For Black and White: whether its root value fell below the resign threshold.
     pub would_resign: [bool; 2],
+    /// Games of the run scored before this one began: its place in the run's order (the
+    /// draw-rate curve).
+    #[serde(default)]
+    pub scored_before: u64,
 }
 
 fn result_name(winner: Option<Color>) -> &'static str {
@@ -382,6 +386,7 @@ impl MctsGames {
         let max_plies = lo.min(hi) + rng.below((hi.max(lo) - lo.min(hi) + 1) as u64) as usize;
         let resign = self.cfg.resign > 0.0 && rng.unit() >= self.cfg.no_resign_share;
         let draw_value = control.draw_values();
+        let scored_before = control.counts().iter().sum();
         let seed = rng.next_u64();
         {
             let mut s = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
@@ -434,6 +439,7 @@ impl MctsGames {
             reason: game.reason.name().to_string(),
             plies: game.plies(),
             would_resign: [s.min_value[0] < threshold, s.min_value[1] < threshold],
+            scored_before,
         };
         let scored = meta.scored_winner(game.result.winner());
         meta.scored = result_name(scored).to_string();
@@ -465,6 +471,7 @@ mod tests {
             reason: "x".into(),
             plies: 100,
             would_resign: would,
+            scored_before: 0,
         }
     }
 
