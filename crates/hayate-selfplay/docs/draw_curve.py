@@ -24,11 +24,13 @@ def main():
         real += g["result"] == "draw"
         rows.append((i, 100.0 * scored / i, 100.0 * real / i))
     step = max(1, len(rows) // 10)
-    print("| games | scored draws % | real draws % | controlled games |")
-    print("|---|---|---|---|")
+    print("| games | scored draws % | of the last 20 | real draws % | controlled games |")
+    print("|---|---|---|---|---|")
     for i, s, r in rows[step - 1 :: step] + ([rows[-1]] if len(rows) % step else []):
         controlled = sum(1 for g in games[:i] if g["draw_value"] != [0.5, 0.5])
-        print(f"| {i} | {s:.1f} | {r:.1f} | {controlled} |")
+        last = games[max(0, i - 20) : i]
+        recent = 100.0 * sum(g["scored"] == "draw" for g in last) / len(last)
+        print(f"| {i} | {s:.1f} | {recent:.1f} | {r:.1f} | {controlled} |")
     if len(sys.argv) > 2:
         w, h, m = 480, 300, 45
         top = max(max(r[1], r[2]) for r in rows) or 1

@@ -167,18 +167,20 @@ impl DrawControl {
     }
 
     /// The draw values of the next game: even while the draw rate is at or below the target,
-    /// otherwise a draw is a win for the side that has won less.
+    /// otherwise a draw is a win for the side that has won less (with equal wins, e.g. when
+    /// every game so far was drawn, for each side in turn).
     pub fn draw_values(&self) -> [f32; 2] {
         let [b, w, d] = self.counts();
         let games = b + w + d;
         if self.target <= 0.0 || games == 0 || (d as f64) <= self.target * games as f64 {
             return [0.5, 0.5];
         }
-        match b.cmp(&w) {
-            std::cmp::Ordering::Greater => [0.0, 1.0],
-            std::cmp::Ordering::Less => [1.0, 0.0],
-            std::cmp::Ordering::Equal => [0.5, 0.5],
-        }
+        let white = match b.cmp(&w) {
+            std::cmp::Ordering::Greater => true,
+            std::cmp::Ordering::Less => false,
+            std::cmp::Ordering::Equal => games % 2 == 0,
+        };
+        if white { [0.0, 1.0] } else { [1.0, 0.0] }
     }
 
     fn record(&self, scored: Option<Color>) {
@@ -480,6 +482,12 @@ mod tests {
         let dir = std::env::temp_dir().join(format!("hayate-dc-{}", std::process::id()));
         let c = DrawControl::new(0.02, &dir);
         assert_eq!(c.draw_values(), [0.5, 0.5], "no games yet");
+        // Only draws so far: each side in turn.
+        c.record(None);
+        assert_eq!(c.draw_values(), [1.0, 0.0]);
+        c.record(None);
+        assert_eq!(c.draw_values(), [0.0, 1.0]);
+        let c = DrawControl::new(0.02, &dir);
         for _ in 0..60 {
             c.record(Some(Color::Black));
         }

@@ -75,6 +75,27 @@ pub fn read_state(dir: &Path) -> Result<CheckpointState, TrainError> {
     serde_json::from_str(&text).map_err(|error| TrainError::Json { path, error })
 }
 
+/// The state of the checkpoint in `dir` and its model config, which must be of family `N`.
+///
+/// # Errors
+/// When `state.json` is missing or malformed, or the family differs.
+pub fn read_config<N: Network>(dir: &Path) -> Result<(CheckpointState, N::Config), TrainError> {
+    let state = read_state(dir)?;
+    if state.family != N::FAMILY {
+        return Err(TrainError::Config(format!(
+            "{} holds a {} model, not {}",
+            dir.display(),
+            state.family,
+            N::FAMILY
+        )));
+    }
+    let config = serde_json::from_value(state.model.clone()).map_err(|error| TrainError::Json {
+        path: dir.join("state.json"),
+        error,
+    })?;
+    Ok((state, config))
+}
+
 /// Saves a checkpoint to `dir` (atomically, see the module doc).
 ///
 /// # Errors
@@ -153,20 +174,7 @@ pub fn load<N: Network>(
     device: &Device,
     optim_template: Option<ModuleOptimizer>,
 ) -> Result<Loaded<N>, TrainError> {
-    let state = read_state(dir)?;
-    if state.family != N::FAMILY {
-        return Err(TrainError::Config(format!(
-            "{} holds a {} model, not {}",
-            dir.display(),
-            state.family,
-            N::FAMILY
-        )));
-    }
-    let config: N::Config =
-        serde_json::from_value(state.model.clone()).map_err(|error| TrainError::Json {
-            path: dir.join("state.json"),
-            error,
-        })?;
+    let (state, config) = read_config::<N>(dir)?;
     let mp = dir.join("model.bpk");
     // Read the files whole: burn's own `load` maps them lazily, and the next checkpoint
     // replaces this directory while the tensors may still point into it.

@@ -223,12 +223,22 @@ fn fit_with<N: Network>(model: &N::Config, f: FitArgs) -> anyhow::Result<()> {
     } else {
         (data, TrainData::load(&f.val, opts)?)
     };
+    // A run that resumes (or fine-tunes an imported network) trains the checkpoint's model.
+    let resumed = checkpoint::read_config::<N>(&f.out.join("checkpoint"))
+        .ok()
+        .map(|(_, c)| c);
+    let model_text = match &resumed {
+        Some(c) => format!(
+            "the checkpoint's model in {} ({} parameters; --model is not used)",
+            f.out.display(),
+            N::param_count(c)
+        ),
+        None => format!("model {} ({} parameters)", f.model, N::param_count(model)),
+    };
     eprintln!(
-        "{} training samples, {} validation samples, model {} ({} parameters)",
+        "{} training samples, {} validation samples, {model_text}",
         data.samples.len(),
         val.samples.len(),
-        f.model,
-        N::param_count(model)
     );
     let steps = f
         .steps
