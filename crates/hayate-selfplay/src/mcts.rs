@@ -14,7 +14,8 @@
 
 use std::collections::BTreeMap;
 use std::path::Path;
-use std::sync::{Mutex, MutexGuard};
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
 use hayate_core::game::{FinishedGame, GameRules, Side, play_game};
@@ -25,6 +26,7 @@ use hayate_infer::{BackendError, BackendKind, Multiplexer, MuxClient};
 use hayate_mcts::MctsPlayer;
 use hayate_mcts::noise::RootNoise;
 
+use crate::model::{DEFAULT_INTERVAL, FollowedModel};
 use crate::openings::Opening;
 use crate::rng::Rng;
 
@@ -64,22 +66,35 @@ pub struct MctsConfig {
 }
 
 impl MctsConfig {
-    /// Loads the network once for all the games of a run.
+    /// The network of all the games of a run, behind one multiplexer, and the count of times
+    /// the model file changed. The file is followed (a training loop's `current.onnx`): when it
+    /// changes, the network calls from then on use the new one.
     ///
     /// # Errors
     /// The backend's error when the model cannot be loaded.
-    pub fn multiplexer(&self) -> Result<Multiplexer, BackendError> {
-        let opts = LoadOptions {
-            model: &self.model,
-            seed: 1,
-            threads: self.dnn_threads.max(1),
+    pub fn multiplexer(&self) -> Result<(Multiplexer, Arc<AtomicU64>), BackendError> {
+        let (kind, threads) = (self.backend, self.dnn_threads.max(1));
+        let load = move |path: &Path| {
+            let model = path.display().to_string();
+            let opts = LoadOptions {
+                model: &model,
+                seed: 1,
+                threads,
+            };
+            hayate_infer::load(kind, &opts)
         };
-        let backend = hayate_infer::load(self.backend, &opts)?;
-        Ok(Multiplexer::new(
-            backend,
-            self.max_batch.max(1),
-            self.max_wait,
-        ))
+        let backend = if matches!(kind, BackendKind::Tract | BackendKind::Ort) {
+            FollowedModel::open(&self.model, DEFAULT_INTERVAL, Box::new(load))?
+        } else {
+            // Test networks have no file to follow.
+            return Ok((
+                Multiplexer::new(load(Path::new(""))?, self.max_batch.max(1), self.max_wait),
+                Arc::default(),
+            ));
+        };
+        let version = backend.version();
+        let mux = Multiplexer::new(Box::new(backend), self.max_batch.max(1), self.max_wait);
+        Ok((mux, version))
     }
 }
 
@@ -330,6 +345,8 @@ pub struct MctsGame {
 pub struct MctsGames {
     cfg: MctsConfig,
     searcher: Mutex<Searcher>,
+    /// The model file's changes, and how many this thread's cache has seen.
+    version: (Arc<AtomicU64>, u64),
 }
 
 impl MctsGames {
@@ -337,7 +354,11 @@ impl MctsGames {
     ///
     /// # Errors
     /// An option the player refuses (a bug).
-    pub fn new(cfg: &MctsConfig, client: MuxClient) -> Result<MctsGames, String> {
+    pub fn new(
+        cfg: &MctsConfig,
+        client: MuxClient,
+        version: Arc<AtomicU64>,
+    ) -> Result<MctsGames, String> {
         let mut player = MctsPlayer::with_backend(Box::new(client));
         let batch = cfg.batch_per_game.clamp(1, 256).to_string();
         for (k, v) in [
@@ -371,6 +392,7 @@ impl MctsGames {
                 searched: BTreeMap::new(),
                 min_value: [1.0; 2],
             }),
+            version: (version, 0),
         })
     }
 
@@ -390,8 +412,14 @@ impl MctsGames {
         let draw_value = control.draw_values();
         let scored_before = control.counts().iter().sum();
         let seed = rng.next_u64();
+        let version = self.version.0.load(Ordering::Acquire);
         {
             let mut s = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
+            if version != self.version.1 {
+                // The network changed: what the cache holds came from the old one.
+                s.player.clear_cache();
+                self.version.1 = version;
+            }
             s.rng = Rng::new(seed);
             s.searched.clear();
             s.min_value = [1.0; 2];

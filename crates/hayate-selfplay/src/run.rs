@@ -153,7 +153,8 @@ pub struct Summary {
     pub results: [u64; 3],
     /// Games by end reason.
     pub reasons: BTreeMap<String, u64>,
-    /// Times a followed net file changed and was loaded again ([`Evaluation::NnueFile`]).
+    /// Times a followed net file changed and was loaded again ([`Evaluation::NnueFile`], or the
+    /// MCTS player's model).
     pub net_changes: u64,
     /// MCTS games: games without resignation, how often a side would have resigned in them, and
     /// how often that side then did not lose (a false resignation).
@@ -308,9 +309,10 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
     if let Engine::AlphaBeta(Evaluation::NnueFile(f)) = &cfg.engine {
         total.net_changes = f.changes();
     }
-    if let Some((mux, _)) = &shared.mcts {
-        let st = mux.stats();
+    if let Some(m) = &shared.mcts {
+        let st = m.mux.stats();
         total.nn_calls = [st.calls, st.positions];
+        total.net_changes = m.version.load(std::sync::atomic::Ordering::Relaxed);
     }
     total.elapsed = t0.elapsed();
     Ok(total)
@@ -318,7 +320,15 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
 
 /// What the threads of a run share: for MCTS games, the network and the draw-rate control.
 struct Shared {
-    mcts: Option<(hayate_infer::Multiplexer, DrawControl)>,
+    mcts: Option<McShared>,
+}
+
+/// The MCTS games' shared parts.
+struct McShared {
+    mux: hayate_infer::Multiplexer,
+    /// Changes of the followed model file.
+    version: std::sync::Arc<std::sync::atomic::AtomicU64>,
+    control: DrawControl,
 }
 
 impl Shared {
@@ -331,10 +341,14 @@ impl Shared {
                         "the MCTS player writes hcpe3 (its visit counts)".into(),
                     ));
                 }
-                let mux = m
+                let (mux, version) = m
                     .multiplexer()
                     .map_err(|e| SelfplayError::Mcts(e.to_string()))?;
-                Some((mux, DrawControl::new(m.draw_control, &cfg.out_dir)))
+                Some(McShared {
+                    mux,
+                    version,
+                    control: DrawControl::new(m.draw_control, &cfg.out_dir),
+                })
             }
         };
         Ok(Shared { mcts })
@@ -348,9 +362,10 @@ fn worker_thread(
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<Summary, SelfplayError> {
     let mut games: Box<dyn Games + '_> = match (&cfg.engine, &shared.mcts) {
-        (Engine::Mcts(m), Some((mux, control))) => Box::new(McGames {
-            games: MctsGames::new(m, mux.client()).map_err(SelfplayError::Mcts)?,
-            control,
+        (Engine::Mcts(m), Some(sh)) => Box::new(McGames {
+            games: MctsGames::new(m, sh.mux.client(), sh.version.clone())
+                .map_err(SelfplayError::Mcts)?,
+            control: &sh.control,
         }),
         _ => Box::new(Players::new(cfg)),
     };

@@ -96,7 +96,8 @@ pub struct Args {
 /// The MCTS player's arguments.
 #[derive(clap::Args)]
 struct MctsArgs {
-    /// The network (dlshogi-format ONNX).
+    /// The network (dlshogi-format ONNX). The file is followed: when it changes (a loop's
+    /// `RUN/current.onnx` renamed to a new network), network calls use the new one.
     #[arg(long)]
     model: Option<PathBuf>,
     /// Inference backend: tract or ort.
