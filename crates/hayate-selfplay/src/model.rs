@@ -183,6 +183,9 @@ impl FollowedNnue {
     }
 }
 
+/// What makes a backend from a model file.
+pub type BackendLoader = Box<dyn Fn(&Path) -> Result<Box<dyn Backend>, BackendError> + Send>;
+
 /// An ONNX model followed by the backend that runs it: before a network call (at most once per
 /// interval) the file is looked at, and when it changed and the new file loads, the calls from
 /// then on use it. `version` counts the changes, so that searchers can drop the evaluations
@@ -190,7 +193,7 @@ impl FollowedNnue {
 pub struct FollowedModel {
     inner: Box<dyn Backend>,
     watch: Watch,
-    load: Box<dyn Fn(&Path) -> Result<Box<dyn Backend>, BackendError> + Send>,
+    load: BackendLoader,
     version: Arc<AtomicU64>,
 }
 
@@ -202,7 +205,7 @@ impl FollowedModel {
     pub fn open(
         path: impl AsRef<Path>,
         interval: Duration,
-        load: Box<dyn Fn(&Path) -> Result<Box<dyn Backend>, BackendError> + Send>,
+        load: BackendLoader,
     ) -> Result<FollowedModel, BackendError> {
         let path = path.as_ref().to_path_buf();
         let stamp = Stamp::of(&path).map_err(|e| BackendError::Load {
