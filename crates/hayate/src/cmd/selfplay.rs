@@ -250,6 +250,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         label: a.label.parse().map_err(anyhow::Error::msg)?,
         worker: a.shard_index.or_else(worker_from_env).unwrap_or(0),
     };
+    // A thread plays one shard at a time: fewer shards than threads leave threads idle.
+    let shards = cfg.shards().len();
+    if shards < cfg.threads {
+        eprintln!(
+            "note: {shards} shards for {} threads: {} threads stay idle (lower --shard-size)",
+            cfg.threads,
+            cfg.threads - shards
+        );
+    }
     // Shards already there (a resumed run) are not part of this run's work.
     let ext = cfg.format.extension();
     let present: u64 = cfg
