@@ -204,7 +204,8 @@ impl DrawControl {
     }
 }
 
-fn result_index(name: &str) -> usize {
+/// The index of a stored result name: Black 0, White 1, a draw 2.
+pub(crate) fn result_index(name: &str) -> usize {
     match name {
         "black" => 0,
         "white" => 1,
@@ -412,6 +413,7 @@ impl MctsGames {
         let draw_value = control.draw_values();
         let scored_before = control.counts().iter().sum();
         let seed = rng.next_u64();
+        let start = opening.start_position();
         let version = self.version.0.load(Ordering::Acquire);
         {
             let mut s = self.searcher.lock().unwrap_or_else(|p| p.into_inner());
@@ -425,7 +427,7 @@ impl MctsGames {
             s.min_value = [1.0; 2];
             let threshold = if resign { s.resign } else { 0.0 };
             // The search's draw ply is a position's move number past which it is drawn.
-            let draw_ply = (opening_ply(opening) + max_plies).saturating_sub(1);
+            let draw_ply = (start.game_ply() as usize + max_plies).saturating_sub(1);
             for (k, v) in [
                 ("Resign_Threshold", (threshold * 1000.0).round() as u32),
                 ("Draw_Value_Black", (draw_value[0] * 1000.0).round() as u32),
@@ -457,7 +459,7 @@ impl MctsGames {
                 limits,
             },
         ];
-        let game = play_game(&opening.start_position(), &opening.moves, sides, &rules);
+        let game = play_game(&start, &opening.moves, sides, &rules);
         let s = self.searcher.get_mut().unwrap_or_else(|p| p.into_inner());
         let threshold = self.cfg.resign;
         let mut meta = GameMeta {
@@ -480,11 +482,6 @@ impl MctsGames {
             meta,
         })
     }
-}
-
-/// The move number of an opening's start position (its SFEN's last field).
-fn opening_ply(o: &Opening) -> usize {
-    o.start_position().game_ply() as usize
 }
 
 #[cfg(test)]

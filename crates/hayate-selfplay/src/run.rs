@@ -14,7 +14,7 @@ use hayate_core::game::{FinishedGame, GameRules, ScoreAdjudication, Side, play_g
 use hayate_core::player::Limits;
 
 use crate::data::{DataFormat, Label, encode_game, encode_hcpe3};
-use crate::mcts::{DrawControl, GameMeta, MctsConfig, MctsGames};
+use crate::mcts::{DrawControl, GameMeta, MctsConfig, MctsGames, result_index};
 use crate::model::Stamp;
 use crate::openings::Opening;
 use crate::players::{Evaluation, RandomAt};
@@ -178,11 +178,7 @@ impl Summary {
         self.results[i] += 1;
         *self.reasons.entry(g.reason.name().to_string()).or_default() += 1;
         if let Some(m) = meta {
-            let s = ["black", "white"]
-                .iter()
-                .position(|&r| r == m.scored)
-                .unwrap_or(2);
-            self.scored[s] += 1;
+            self.scored[result_index(&m.scored)] += 1;
             if !m.resign {
                 self.no_resign[0] += 1;
                 self.no_resign[1] += m.would_resign.iter().filter(|&&w| w).count() as u64;
