@@ -63,6 +63,8 @@ pub struct MctsConfig {
     pub max_plies: (usize, usize),
     /// The root df-pn thread of each search (costly on a CPU with many games at once).
     pub root_mate: bool,
+    /// Depth of the odd-ply mate search at each new node (0: off).
+    pub leaf_mate_depth: u32,
 }
 
 impl MctsConfig {

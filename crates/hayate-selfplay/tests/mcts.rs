@@ -49,6 +49,7 @@ fn config(out: &Path) -> Config {
             draw_control: 0.02,
             max_plies: (30, 50),
             root_mate: false,
+            leaf_mate_depth: 5,
         })),
         limits: Limits::default(),
         hash_mb: 1,

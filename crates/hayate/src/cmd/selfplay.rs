@@ -147,6 +147,9 @@ struct MctsArgs {
     /// Run df-pn on each root beside the search.
     #[arg(long)]
     root_mate: bool,
+    /// Depth of the odd-ply mate search at each new node (dlshogi's 5; 0: off).
+    #[arg(long, default_value_t = 5)]
+    leaf_mate_depth: u32,
 }
 
 fn mcts_config(a: &Args) -> anyhow::Result<MctsConfig> {
@@ -183,6 +186,7 @@ fn mcts_config(a: &Args) -> anyhow::Result<MctsConfig> {
             a.max_plies,
         ),
         root_mate: m.root_mate,
+        leaf_mate_depth: m.leaf_mate_depth.min(15),
     })
 }
 
