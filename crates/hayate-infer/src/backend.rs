@@ -30,12 +30,28 @@ pub enum BackendError {
     Unavailable(String),
 }
 
+/// The input and value interface of a network.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NetKind {
+    /// dlshogi's: `input1`, `input2` → `output_policy`, `output_value` (a win probability).
+    Dlshogi,
+    /// Novice's: one 85-channel `input` → `output_policy`, `output_value` (win, draw and loss
+    /// probabilities) and auxiliary heads.
+    Novice,
+}
+
 /// A policy/value network that evaluates batches. Implementations fill `batch.policy` (logits,
 /// dlshogi label order) and `batch.value` (win probability for the side to move, in `[0, 1]`)
 /// for the `batch.len()` queued positions.
 pub trait Backend: Send {
     /// A short description for logs (`tract resnet.onnx`).
     fn name(&self) -> String;
+
+    /// The inputs the network takes: batches must be made with the matching
+    /// [`crate::batch::Layout`].
+    fn kind(&self) -> NetKind {
+        NetKind::Dlshogi
+    }
 
     /// Evaluates the queued positions of `batch`.
     ///

@@ -1,8 +1,9 @@
-//! One batch of dlshogi inputs and the outputs a backend writes back: buffers allocated once
-//! and reused for every evaluation.
+//! One batch of network inputs (dlshogi's planes, or Novice's) and the outputs a backend writes
+//! back: buffers allocated once and reused for every evaluation.
 
 use crate::backend::BackendError;
-use hayate_core::Position;
+use hayate_core::{Color, Position};
+use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig, write_novice_features};
 use hayate_nn::{DlshogiFeatures, INPUT1_PLANES, INPUT2_PLANES, LABEL_NUM};
 
 /// Floats of one position's `input1` (`[62][9][9]`).
@@ -12,16 +13,48 @@ pub const INPUT2_LEN: usize = INPUT2_PLANES * 81;
 /// Policy logits per position (dlshogi's 2187 labels).
 pub const POLICY_LEN: usize = LABEL_NUM;
 
+/// The inputs a network takes.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum Layout {
+    /// dlshogi's `input1` (`[62][9][9]`) and `input2` (`[57][9][9]`).
+    Dlshogi,
+    /// Novice's one `input` (`[85][9][9]`, in `input1`), whose scalar channels carry the game's
+    /// ply limit and draw scores.
+    Novice(NoviceConfig),
+}
+
+impl Layout {
+    /// Floats of one position's `input1`.
+    pub fn input1_len(&self) -> usize {
+        match self {
+            Layout::Dlshogi => INPUT1_LEN,
+            Layout::Novice(_) => NOVICE_CHANNELS * 81,
+        }
+    }
+
+    /// Floats of one position's `input2` (none for Novice).
+    pub fn input2_len(&self) -> usize {
+        match self {
+            Layout::Dlshogi => INPUT2_LEN,
+            Layout::Novice(_) => 0,
+        }
+    }
+}
+
 /// Inputs and outputs of one batched evaluation. Buffers are allocated once, for `capacity`
 /// positions, and reused for every batch.
 #[derive(Clone, Debug)]
 pub struct Batch {
     capacity: usize,
     len: usize,
-    /// `input1` of each position, `len * INPUT1_LEN` floats used.
+    layout: Layout,
+    /// `input1` of each position, `len * layout.input1_len()` floats used.
     pub input1: Vec<f32>,
-    /// `input2` of each position, `len * INPUT2_LEN` floats used.
+    /// `input2` of each position, `len * layout.input2_len()` floats used.
     pub input2: Vec<f32>,
+    /// The value of a draw for each position's side to move (what a network with a
+    /// win/draw/loss head needs to give one win probability).
+    pub draw_value: Vec<f32>,
     /// Policy logits written by the backend, `len * POLICY_LEN` floats used.
     pub policy: Vec<f32>,
     /// Win probability for the side to move, written by the backend, `len` used.
@@ -29,17 +62,29 @@ pub struct Batch {
 }
 
 impl Batch {
-    /// Buffers for up to `capacity` positions (at least one).
+    /// Buffers for up to `capacity` positions (at least one) of dlshogi's inputs.
     pub fn new(capacity: usize) -> Batch {
+        Batch::with_layout(capacity, Layout::Dlshogi)
+    }
+
+    /// Buffers for up to `capacity` positions (at least one) of `layout`'s inputs.
+    pub fn with_layout(capacity: usize, layout: Layout) -> Batch {
         let capacity = capacity.max(1);
         Batch {
             capacity,
             len: 0,
-            input1: vec![0.0; capacity * INPUT1_LEN],
-            input2: vec![0.0; capacity * INPUT2_LEN],
+            layout,
+            input1: vec![0.0; capacity * layout.input1_len()],
+            input2: vec![0.0; capacity * layout.input2_len()],
+            draw_value: vec![0.5; capacity],
             policy: vec![0.0; capacity * POLICY_LEN],
             value: vec![0.0; capacity],
         }
+    }
+
+    /// The inputs this batch holds.
+    pub fn layout(&self) -> Layout {
+        self.layout
     }
 
     /// How many positions fit.
@@ -73,26 +118,40 @@ impl Batch {
             return None;
         }
         let i = self.len;
-        let f = DlshogiFeatures::new(pos, false);
-        f.write_input1(&mut self.input1[i * INPUT1_LEN..(i + 1) * INPUT1_LEN]);
-        f.write_input2(&mut self.input2[i * INPUT2_LEN..(i + 1) * INPUT2_LEN]);
+        let (n1, n2) = (self.layout.input1_len(), self.layout.input2_len());
+        let input1 = &mut self.input1[i * n1..(i + 1) * n1];
+        match &self.layout {
+            Layout::Dlshogi => {
+                let f = DlshogiFeatures::new(pos, false);
+                f.write_input1(input1);
+                f.write_input2(&mut self.input2[i * n2..(i + 1) * n2]);
+            }
+            Layout::Novice(cfg) => {
+                write_novice_features(pos, cfg, input1);
+                self.draw_value[i] = match pos.side_to_move() {
+                    Color::Black => cfg.draw_score_black,
+                    Color::White => cfg.draw_score_white,
+                };
+            }
+        }
         self.len += 1;
         Some(i)
     }
 
-    /// Queues one position given by its raw features (`INPUT1_LEN` floats of `input1`,
-    /// `INPUT2_LEN` of `input2`, as [`Batch::push`] writes them) and returns its index, or
-    /// `None` when the batch is full or a slice has the wrong length.
+    /// Queues one position given by its raw features (`input1_len()` floats of `input1`,
+    /// `input2_len()` of `input2` for the batch's layout, as [`Batch::push`] writes them) and
+    /// returns its index, or `None` when the batch is full or a slice has the wrong length.
     pub fn push_features(&mut self, input1: &[f32], input2: &[f32]) -> Option<usize> {
-        if self.is_full() || input1.len() != INPUT1_LEN || input2.len() != INPUT2_LEN {
+        let (n1, n2) = (self.layout.input1_len(), self.layout.input2_len());
+        if self.is_full() || input1.len() != n1 || input2.len() != n2 {
             return None;
         }
         let i = self.len;
         self.input1
-            .get_mut(i * INPUT1_LEN..(i + 1) * INPUT1_LEN)?
+            .get_mut(i * n1..(i + 1) * n1)?
             .copy_from_slice(input1);
         self.input2
-            .get_mut(i * INPUT2_LEN..(i + 1) * INPUT2_LEN)?
+            .get_mut(i * n2..(i + 1) * n2)?
             .copy_from_slice(input2);
         self.len += 1;
         Some(i)
@@ -100,12 +159,12 @@ impl Batch {
 
     /// The `input1` floats of the queued positions.
     pub fn input1_used(&self) -> &[f32] {
-        &self.input1[..self.len * INPUT1_LEN]
+        &self.input1[..self.len * self.layout.input1_len()]
     }
 
     /// The `input2` floats of the queued positions.
     pub fn input2_used(&self) -> &[f32] {
-        &self.input2[..self.len * INPUT2_LEN]
+        &self.input2[..self.len * self.layout.input2_len()]
     }
 
     /// The policy logits of position `i` (valid after evaluation).
@@ -166,5 +225,31 @@ mod tests {
         assert_eq!(batch.push_features(&in1, &in2), Some(0));
         assert_eq!(batch.push_features(&in1, &in2), None);
         assert_eq!(batch.len(), 1);
+    }
+
+    #[test]
+    fn a_novice_batch_holds_85_channels_and_the_movers_draw_value() {
+        let cfg = NoviceConfig {
+            max_plies: 256,
+            draw_score_black: 0.3,
+            draw_score_white: 0.7,
+        };
+        let mut batch = Batch::with_layout(2, Layout::Novice(cfg));
+        let mut pos = Position::startpos();
+        batch.push(&pos);
+        let mv = pos.parse_usi_move("7g7f").expect("legal");
+        pos.do_move(mv);
+        batch.push(&pos);
+        assert_eq!(batch.input1_used().len(), 2 * NOVICE_CHANNELS * 81);
+        assert!(batch.input2_used().is_empty());
+        assert_eq!(&batch.draw_value[..2], &[0.3, 0.7]);
+        let mut expected = vec![0.0; NOVICE_CHANNELS * 81];
+        write_novice_features(&pos, &cfg, &mut expected);
+        assert_eq!(&batch.input1_used()[NOVICE_CHANNELS * 81..], &expected[..]);
+        // Raw features of the other layout do not fit.
+        assert_eq!(
+            batch.push_features(&vec![0.0; INPUT1_LEN], &vec![0.0; INPUT2_LEN]),
+            None
+        );
     }
 }

@@ -26,8 +26,8 @@ pub mod test_backends;
 pub mod throughput;
 pub mod tract;
 
-pub use backend::{Backend, BackendError};
-pub use batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN};
+pub use backend::{Backend, BackendError, NetKind};
+pub use batch::{Batch, INPUT1_LEN, INPUT2_LEN, Layout, POLICY_LEN};
 pub use kind::{BackendKind, load};
 pub use multiplex::{Multiplexer, MuxClient, MuxStats};
 pub use test_backends::{RandomBackend, UniformBackend};

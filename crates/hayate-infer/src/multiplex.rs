@@ -12,7 +12,7 @@
 //! then evaluates everything in one call and sends each client its positions' outputs.
 //! A client is a [`Backend`], so a player that takes a `Box<dyn Backend>` uses one unchanged.
 
-use crate::backend::{Backend, BackendError};
+use crate::backend::{Backend, BackendError, NetKind};
 use crate::batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN, copy_outputs};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -373,6 +373,9 @@ impl Server {
 
     /// Runs the backend once on the requests of `round`.
     fn evaluate_round(&mut self) -> Result<(), String> {
+        if self.backend.kind() != NetKind::Dlshogi {
+            return Err("the multiplexer carries dlshogi-input networks only".to_string());
+        }
         let positions: usize = self.round.iter().map(|r| r.positions).sum();
         if positions > self.batch.capacity() {
             // Doubling, up to max_batch (or the lone larger request): a few allocations in

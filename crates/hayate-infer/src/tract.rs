@@ -1,7 +1,8 @@
 //! The default backend: dlshogi-format ONNX files run by tract, pure Rust, nothing to install.
 
-use crate::backend::{Backend, BackendError};
-use crate::batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN, copy_outputs};
+use crate::backend::{Backend, BackendError, NetKind};
+use crate::batch::{Batch, Layout, POLICY_LEN, copy_outputs};
+use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig};
 use hayate_nn::{INPUT1_PLANES, INPUT2_PLANES};
 use std::path::Path;
 use std::sync::Arc;
@@ -10,7 +11,9 @@ use tract_onnx::prelude::*;
 type Plan = Arc<TypedRunnableModel>;
 
 /// An ONNX model with dlshogi's interface (`input1` `[b,62,9,9]`, `input2` `[b,57,9,9]` →
-/// `output_policy` `[b,2187]`, `output_value` `[b,1]`).
+/// `output_policy` `[b,2187]`, `output_value` `[b,1]`), or Novice's (`input` `[b,85,9,9]` →
+/// `output_policy` `[b,2187]`, `output_value` `[b,3]` win/draw/loss, and auxiliary heads that
+/// are not read; the value is win + draw × the side to move's draw value).
 ///
 /// tract optimises much better for a known batch size, so plans are made (lazily) for batch
 /// sizes 1, 2, 4, 8, ... and a batch runs on the smallest plan that holds it, padded with
@@ -29,6 +32,10 @@ pub struct TractBackend {
     /// Index of `output_policy` and `output_value` among the plan's outputs.
     policy_out: usize,
     value_out: usize,
+    /// The interface: dlshogi's or Novice's.
+    kind: NetKind,
+    /// Outputs of the model.
+    outputs: usize,
     /// Threads one batch is split over.
     threads: usize,
 }
@@ -61,13 +68,17 @@ impl TractBackend {
             path: err_path.clone(),
             message,
         };
-        if typed.inputs.len() != 2 || typed.outputs.len() != 2 {
-            return Err(interface(format!(
-                "expected 2 inputs and 2 outputs, found {} and {}",
-                typed.inputs.len(),
-                typed.outputs.len()
-            )));
-        }
+        let kind = match (typed.inputs.len(), typed.outputs.len()) {
+            (2, 2) => NetKind::Dlshogi,
+            (1, n) if n >= 2 => NetKind::Novice,
+            (i, o) => {
+                return Err(interface(format!(
+                    "expected dlshogi's 2 inputs and 2 outputs or Novice's 1 input, found {i} \
+                     and {o}"
+                )));
+            }
+        };
+        let outputs = typed.outputs.len();
         let out_names: Vec<String> = typed
             .outputs
             .iter()
@@ -93,10 +104,16 @@ impl TractBackend {
             plan,
             policy_out,
             value_out,
+            kind,
+            outputs,
             threads: 1,
         };
         // One trial run checks the shapes now rather than in the middle of a game.
-        let mut probe = Batch::new(1);
+        let layout = match kind {
+            NetKind::Dlshogi => Layout::Dlshogi,
+            NetKind::Novice => Layout::Novice(NoviceConfig::default()),
+        };
+        let mut probe = Batch::with_layout(1, layout);
         probe.push(&hayate_core::Position::startpos());
         backend.evaluate(&mut probe).map_err(|e| match e {
             BackendError::Run(message) => interface(message),
@@ -138,14 +155,20 @@ impl TractBackend {
         }
         let fact =
             |planes: usize| InferenceFact::dt_shape(f32::datum_type(), tvec![size, planes, 9, 9]);
-        let plan = self
-            .model
-            .clone()
-            .with_input_fact(0, fact(INPUT1_PLANES))
-            .and_then(|m| m.with_input_fact(1, fact(INPUT2_PLANES)))
-            .and_then(|m| m.with_output_fact(0, InferenceFact::default()))
-            .and_then(|m| m.with_output_fact(1, InferenceFact::default()))
-            .and_then(|m| m.into_optimized())
+        let mut model = match self.kind {
+            NetKind::Dlshogi => self
+                .model
+                .clone()
+                .with_input_fact(0, fact(INPUT1_PLANES))
+                .and_then(|m| m.with_input_fact(1, fact(INPUT2_PLANES))),
+            NetKind::Novice => self.model.clone().with_input_fact(0, fact(NOVICE_CHANNELS)),
+        }
+        .ok()?;
+        for o in 0..self.outputs {
+            model = model.with_output_fact(o, InferenceFact::default()).ok()?;
+        }
+        let plan = model
+            .into_optimized()
             .and_then(|m| m.into_runnable())
             .ok()?;
         self.fixed[slot] = Some(plan.clone());
@@ -158,6 +181,10 @@ impl Backend for TractBackend {
         format!("tract {} ({} threads)", self.path, self.threads)
     }
 
+    fn kind(&self) -> NetKind {
+        self.kind
+    }
+
     fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError> {
         let n = batch.len();
         if n == 0 {
@@ -167,19 +194,23 @@ impl Backend for TractBackend {
         let parts = self.threads.clamp(1, n);
         let chunk = n.div_ceil(parts);
         let plan = self.plan_for(chunk);
-        let outs = (self.policy_out, self.value_out);
-        let in1 = batch.input1[..n * INPUT1_LEN].chunks(chunk * INPUT1_LEN);
-        let in2 = batch.input2[..n * INPUT2_LEN].chunks(chunk * INPUT2_LEN);
+        let outs = (self.policy_out, self.value_out, self.kind);
+        let layout = batch.layout();
+        let (n1, n2) = (layout.input1_len(), layout.input2_len());
         let policy = batch.policy[..n * POLICY_LEN].chunks_mut(chunk * POLICY_LEN);
         let value = batch.value[..n].chunks_mut(chunk);
-        let mut jobs: Vec<Chunk<'_>> = in1
-            .zip(in2)
-            .zip(policy.zip(value))
-            .map(|((in1, in2), (policy, value))| Chunk {
-                in1,
-                in2,
-                policy,
-                value,
+        let mut jobs: Vec<Chunk<'_>> = policy
+            .zip(value)
+            .enumerate()
+            .map(|(k, (policy, value))| {
+                let (a, b) = (k * chunk, k * chunk + value.len());
+                Chunk {
+                    in1: &batch.input1[a * n1..b * n1],
+                    in2: &batch.input2[a * n2..b * n2],
+                    draw: &batch.draw_value[a..b],
+                    policy,
+                    value,
+                }
             })
             .collect();
         let Some(last) = jobs.pop() else {
@@ -219,30 +250,41 @@ enum ChunkPlan {
 struct Chunk<'a> {
     in1: &'a [f32],
     in2: &'a [f32],
+    /// The side to move's draw value of each position (for a win/draw/loss value).
+    draw: &'a [f32],
     policy: &'a mut [f32],
     value: &'a mut [f32],
 }
 
+/// One input tensor of `rows` positions of `planes` planes, holding `data` (padded with zeros).
+fn input(rows: usize, planes: usize, data: &[f32]) -> TractResult<TValue> {
+    let mut t = Tensor::zero::<f32>(&[rows, planes, 9, 9])?;
+    fill(&mut t, data)?;
+    Ok(t.into())
+}
+
 /// Runs one chunk and writes its outputs; `outs` are the indices of the policy and value
-/// outputs.
-fn run_chunk(plan: &ChunkPlan, outs: (usize, usize), job: Chunk<'_>) -> Result<(), BackendError> {
+/// outputs and the network's interface.
+fn run_chunk(
+    plan: &ChunkPlan,
+    outs: (usize, usize, NetKind),
+    job: Chunk<'_>,
+) -> Result<(), BackendError> {
     let run = |e: TractError| BackendError::Run(format!("{e:#}"));
     let n = job.value.len();
-    let outputs = match plan {
-        ChunkPlan::Fixed(plan, size) => {
-            // Pad to the plan's size with empty positions (their outputs are ignored).
-            let mut in1 = Tensor::zero::<f32>(&[*size, INPUT1_PLANES, 9, 9]).map_err(run)?;
-            let mut in2 = Tensor::zero::<f32>(&[*size, INPUT2_PLANES, 9, 9]).map_err(run)?;
-            fill(&mut in1, job.in1).map_err(run)?;
-            fill(&mut in2, job.in2).map_err(run)?;
-            plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
-        }
-        ChunkPlan::Symbolic(plan) => {
-            let in1 = Tensor::from_shape(&[n, INPUT1_PLANES, 9, 9], job.in1).map_err(run)?;
-            let in2 = Tensor::from_shape(&[n, INPUT2_PLANES, 9, 9], job.in2).map_err(run)?;
-            plan.run(tvec![in1.into(), in2.into()]).map_err(run)?
-        }
+    // A fixed plan is padded to its size with empty positions (their outputs are ignored).
+    let (plan, rows) = match plan {
+        ChunkPlan::Fixed(plan, size) => (plan, *size),
+        ChunkPlan::Symbolic(plan) => (plan, n),
     };
+    let inputs = match outs.2 {
+        NetKind::Dlshogi => tvec![
+            input(rows, INPUT1_PLANES, job.in1).map_err(run)?,
+            input(rows, INPUT2_PLANES, job.in2).map_err(run)?
+        ],
+        NetKind::Novice => tvec![input(rows, NOVICE_CHANNELS, job.in1).map_err(run)?],
+    };
+    let outputs = plan.run(inputs).map_err(run)?;
     let (Some(policy), Some(value)) = (outputs.get(outs.0), outputs.get(outs.1)) else {
         return Err(BackendError::Run("missing outputs".to_string()));
     };
@@ -252,6 +294,16 @@ fn run_chunk(plan: &ChunkPlan, outs: (usize, usize), job: Chunk<'_>) -> Result<(
     let value = value.as_slice::<f32>().map_err(run)?;
     // A padded plan has more rows than the chunk: the first `n` are ours.
     let policy = policy.get(..n * POLICY_LEN).unwrap_or(policy);
+    if outs.2 == NetKind::Novice {
+        // Win, draw, loss: a draw is worth the side to move's draw value.
+        let wdl = value.get(..n * 3).unwrap_or(value);
+        let value: Vec<f32> = wdl
+            .chunks_exact(3)
+            .zip(job.draw)
+            .map(|(p, d)| p[0] + d * p[1])
+            .collect();
+        return copy_outputs((policy, &value), (job.policy, job.value));
+    }
     let value = value.get(..n).unwrap_or(value);
     copy_outputs((policy, value), (job.policy, job.value))
 }

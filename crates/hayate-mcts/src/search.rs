@@ -8,7 +8,8 @@ use crate::node::{Edge, Node, NodeState, Proven};
 use crate::params::SearchParams;
 use crate::select::{Selection, select_child};
 use hayate_core::{Color, MoveList, Position};
-use hayate_infer::{Backend, Batch};
+use hayate_infer::{Backend, Batch, Layout, NetKind};
+use hayate_nn::novice::NoviceConfig;
 use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU32, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
@@ -57,6 +58,26 @@ pub struct SearchShared<'a> {
     pub error: Mutex<Option<String>>,
     /// Longest recent network call (µs), decaying: what one batch in flight costs at the end.
     batch_us: AtomicU64,
+    /// The network's inputs.
+    layout: Layout,
+}
+
+/// The inputs `backend` takes, with the game settings of `params` for a Novice network (its
+/// draw-score and ply-limit channels).
+pub fn layout(backend: &SharedBackend, params: &SearchParams) -> Layout {
+    let kind = backend.lock().unwrap_or_else(|p| p.into_inner()).kind();
+    match kind {
+        NetKind::Dlshogi => Layout::Dlshogi,
+        NetKind::Novice => Layout::Novice(NoviceConfig {
+            max_plies: if params.draw_ply > 0 {
+                params.draw_ply
+            } else {
+                NoviceConfig::default().max_plies
+            },
+            draw_score_black: params.draw_value[0],
+            draw_score_white: params.draw_value[1],
+        }),
+    }
 }
 
 impl<'a> SearchShared<'a> {
@@ -85,6 +106,7 @@ impl<'a> SearchShared<'a> {
             root_result: AtomicU8::new(0),
             error: Mutex::new(None),
             batch_us: AtomicU64::new(0),
+            layout: layout(backend, params),
         }
     }
 
@@ -189,7 +211,7 @@ impl<'s, 'a> Worker<'s, 'a> {
         Worker {
             shared,
             pos: shared.root_pos.clone(),
-            batch: Batch::new(size),
+            batch: Batch::with_layout(size, shared.layout),
             pending: (0..size)
                 .map(|_| Pending {
                     path: Vec::with_capacity(128),
@@ -465,7 +487,7 @@ pub fn expand_root(
     let ev = match cache.get(pos.key()) {
         Some(ev) => ev,
         None => {
-            let mut batch = Batch::new(1);
+            let mut batch = Batch::with_layout(1, layout(backend, params));
             batch.push(pos);
             backend
                 .lock()
