@@ -38,6 +38,9 @@ pub enum NetKind {
     /// Novice's: one 85-channel `input` → `output_policy`, `output_value` (win, draw and loss
     /// probabilities) and auxiliary heads.
     Novice,
+    /// prelude's gMLP: int64 `tokens` `[b, 95]` → `output_policy` over the 1496 compact labels,
+    /// `output_value` (a win probability).
+    Prelude,
 }
 
 /// A policy/value network that evaluates batches. Implementations fill `batch.policy` (logits,

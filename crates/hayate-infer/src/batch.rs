@@ -4,6 +4,7 @@
 use crate::backend::BackendError;
 use hayate_core::{Color, Position};
 use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig, write_novice_features};
+use hayate_nn::prelude::{PRELUDE_TOKENS, prelude_tokens};
 use hayate_nn::{DlshogiFeatures, INPUT1_PLANES, INPUT2_PLANES, LABEL_NUM};
 
 /// Floats of one position's `input1` (`[62][9][9]`).
@@ -21,6 +22,8 @@ pub enum Layout {
     /// Novice's one `input` (`[85][9][9]`, in `input1`), whose scalar channels carry the game's
     /// ply limit and draw scores.
     Novice(NoviceConfig),
+    /// prelude's 95 token ids (in `input1`, as floats; the gMLP).
+    Prelude,
 }
 
 impl Layout {
@@ -29,14 +32,15 @@ impl Layout {
         match self {
             Layout::Dlshogi => INPUT1_LEN,
             Layout::Novice(_) => NOVICE_CHANNELS * 81,
+            Layout::Prelude => PRELUDE_TOKENS,
         }
     }
 
-    /// Floats of one position's `input2` (none for Novice).
+    /// Floats of one position's `input2` (none but for dlshogi's).
     pub fn input2_len(&self) -> usize {
         match self {
             Layout::Dlshogi => INPUT2_LEN,
-            Layout::Novice(_) => 0,
+            Layout::Novice(_) | Layout::Prelude => 0,
         }
     }
 }
@@ -125,6 +129,11 @@ impl Batch {
                 let f = DlshogiFeatures::new(pos, false);
                 f.write_input1(input1);
                 f.write_input2(&mut self.input2[i * n2..(i + 1) * n2]);
+            }
+            Layout::Prelude => {
+                for (x, t) in input1.iter_mut().zip(prelude_tokens(pos)) {
+                    *x = f32::from(t);
+                }
             }
             Layout::Novice(cfg) => {
                 write_novice_features(pos, cfg, input1);

@@ -3,7 +3,8 @@
 use crate::backend::{Backend, BackendError, NetKind};
 use crate::batch::{Batch, Layout, POLICY_LEN, copy_outputs};
 use hayate_nn::novice::{NOVICE_CHANNELS, NoviceConfig};
-use hayate_nn::{INPUT1_PLANES, INPUT2_PLANES};
+use hayate_nn::prelude::PRELUDE_TOKENS;
+use hayate_nn::{COMPACT_LABEL_NUM, INPUT1_PLANES, INPUT2_PLANES, full_label};
 use std::path::Path;
 use std::sync::Arc;
 use tract_onnx::prelude::*;
@@ -68,8 +69,14 @@ impl TractBackend {
             path: err_path.clone(),
             message,
         };
+        let tokens = typed
+            .inputs
+            .first()
+            .and_then(|&o| typed.outlet_fact(o).ok())
+            .is_some_and(|f| f.datum_type == i64::datum_type());
         let kind = match (typed.inputs.len(), typed.outputs.len()) {
             (2, 2) => NetKind::Dlshogi,
+            (1, 2) if tokens => NetKind::Prelude,
             (1, n) if n >= 2 => NetKind::Novice,
             (i, o) => {
                 return Err(interface(format!(
@@ -112,6 +119,7 @@ impl TractBackend {
         let layout = match kind {
             NetKind::Dlshogi => Layout::Dlshogi,
             NetKind::Novice => Layout::Novice(NoviceConfig::default()),
+            NetKind::Prelude => Layout::Prelude,
         };
         let mut probe = Batch::with_layout(1, layout);
         probe.push(&hayate_core::Position::startpos());
@@ -162,6 +170,10 @@ impl TractBackend {
                 .with_input_fact(0, fact(INPUT1_PLANES))
                 .and_then(|m| m.with_input_fact(1, fact(INPUT2_PLANES))),
             NetKind::Novice => self.model.clone().with_input_fact(0, fact(NOVICE_CHANNELS)),
+            NetKind::Prelude => self.model.clone().with_input_fact(
+                0,
+                InferenceFact::dt_shape(i64::datum_type(), tvec![size, PRELUDE_TOKENS]),
+            ),
         }
         .ok()?;
         for o in 0..self.outputs {
@@ -263,6 +275,15 @@ fn input(rows: usize, planes: usize, data: &[f32]) -> TractResult<TValue> {
     Ok(t.into())
 }
 
+/// The token ids of `rows` positions (`data` holds them as floats), padded with zeros.
+fn tokens(rows: usize, data: &[f32]) -> TractResult<TValue> {
+    let mut ids = vec![0i64; rows * PRELUDE_TOKENS];
+    for (id, &x) in ids.iter_mut().zip(data) {
+        *id = x as i64;
+    }
+    Ok(Tensor::from_shape(&[rows, PRELUDE_TOKENS], &ids)?.into())
+}
+
 /// Runs one chunk and writes its outputs; `outs` are the indices of the policy and value
 /// outputs and the network's interface.
 fn run_chunk(
@@ -283,6 +304,7 @@ fn run_chunk(
             input(rows, INPUT2_PLANES, job.in2).map_err(run)?
         ],
         NetKind::Novice => tvec![input(rows, NOVICE_CHANNELS, job.in1).map_err(run)?],
+        NetKind::Prelude => tvec![tokens(rows, job.in1).map_err(run)?],
     };
     let outputs = plan.run(inputs).map_err(run)?;
     let (Some(policy), Some(value)) = (outputs.get(outs.0), outputs.get(outs.1)) else {
@@ -292,6 +314,24 @@ fn run_chunk(
     let policy = policy.as_slice::<f32>().map_err(run)?;
     let value = value.try_as_plain_ram().map_err(run)?;
     let value = value.as_slice::<f32>().map_err(run)?;
+    if outs.2 == NetKind::Prelude {
+        // Compact logits into dlshogi's 2187 labels; labels no legal move has stay at -1e9.
+        let compact = policy.get(..n * COMPACT_LABEL_NUM).unwrap_or(policy);
+        job.policy.fill(-1e9);
+        for (full, row) in job
+            .policy
+            .chunks_exact_mut(POLICY_LEN)
+            .zip(compact.chunks_exact(COMPACT_LABEL_NUM))
+        {
+            for (c, &logit) in row.iter().enumerate() {
+                if let Some(l) = full_label(c as u16) {
+                    full[usize::from(l)] = logit;
+                }
+            }
+        }
+        let value = value.get(..n).unwrap_or(value);
+        return copy_outputs((&[], value), (&mut [], job.value));
+    }
     // A padded plan has more rows than the chunk: the first `n` are ours.
     let policy = policy.get(..n * POLICY_LEN).unwrap_or(policy);
     if outs.2 == NetKind::Novice {

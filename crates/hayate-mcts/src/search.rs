@@ -68,6 +68,7 @@ pub fn layout(backend: &SharedBackend, params: &SearchParams) -> Layout {
     let kind = backend.lock().unwrap_or_else(|p| p.into_inner()).kind();
     match kind {
         NetKind::Dlshogi => Layout::Dlshogi,
+        NetKind::Prelude => Layout::Prelude,
         NetKind::Novice => Layout::Novice(NoviceConfig {
             max_plies: if params.draw_ply > 0 {
                 params.draw_ply

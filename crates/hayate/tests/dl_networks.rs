@@ -1,6 +1,7 @@
-//! A Novice 4-head network (85-channel input, win/draw/loss value) plays through USI as the DL
-//! player: trained a few steps by `hayate train fit`, exported to ONNX, then full games in the
-//! arena against the material αβ player with no engine fault.
+//! Novice's 4-head network (85-channel input, win/draw/loss value) and prelude's gMLP (95
+//! tokens, 1496 compact labels) play through USI as the DL player: each trained a few steps by
+//! `hayate train fit`, exported to ONNX, then full games in the arena against the material αβ
+//! player with no engine fault.
 
 use std::process::Command;
 
@@ -22,7 +23,16 @@ fn hayate(args: &[&str]) -> String {
 
 #[test]
 fn a_novice_network_plays_full_games_through_usi() {
-    let dir = std::env::temp_dir().join(format!("hayate-novice-cli-{}", std::process::id()));
+    plays_full_games("novice1x8");
+}
+
+#[test]
+fn a_gmlp_network_plays_full_games_through_usi() {
+    plays_full_games("gmlp1x16");
+}
+
+fn plays_full_games(model: &str) {
+    let dir = std::env::temp_dir().join(format!("hayate-dl-{model}-{}", std::process::id()));
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let p = |x: &str| dir.join(x).display().to_string();
@@ -61,6 +71,39 @@ fn a_novice_network_plays_full_games_through_usi() {
         &p("nov/checkpoint"),
         &p("novice.onnx"),
     ]);
+
+    // The DL player itself answers (a model that does not load would make the engine fall
+    // back to the αβ player, which also plays legal games).
+    let mut usi = Command::new(HAYATE)
+        .stdin(std::process::Stdio::piped())
+        .stdout(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let script = format!(
+        "usi\nsetoption name EvalType value dl\nsetoption name DNN_Model value {}\n\
+         setoption name UCT_Threads value 1\nisready\nposition startpos moves 7g7f\n\
+         go nodes 32\n",
+        p("novice.onnx")
+    );
+    use std::io::{BufRead, Write};
+    let mut stdin = usi.stdin.take().unwrap();
+    stdin.write_all(script.as_bytes()).unwrap();
+    // Read up to the answer, then quit.
+    let mut out = String::new();
+    for line in std::io::BufReader::new(usi.stdout.take().unwrap()).lines() {
+        let line = line.unwrap();
+        out.push_str(&line);
+        out.push('\n');
+        if line.starts_with("bestmove") {
+            break;
+        }
+    }
+    stdin.write_all(b"quit\n").unwrap();
+    drop(stdin);
+    usi.wait().unwrap();
+    assert!(out.contains("info string backend tract"), "{out}");
+    assert!(!out.contains("cannot be used"), "{out}");
+    assert!(out.contains("bestmove "), "{out}");
 
     let engines = dir.join("engines.toml");
     std::fs::write(
