@@ -1,5 +1,6 @@
-//! Hayate's inference backends: a [`Batch`] of dlshogi features in, policy logits and values
-//! out, behind one [`Backend`] trait (lc0's `neural/` split: the search never knows which
+//! Hayate's inference backends: a [`Batch`] of features in (dlshogi's planes, Novice's 85
+//! channels or prelude's 95 tokens: [`Layout`]), policy logits and values out, behind one
+//! [`Backend`] trait (lc0's `neural/` split: the search never knows which
 //! backend runs). Players, self-play and training checks use networks through this crate, so
 //! none of them depends on the MCTS player.
 //!
