@@ -13,7 +13,8 @@
 //! A client is a [`Backend`], so a player that takes a `Box<dyn Backend>` uses one unchanged.
 
 use crate::backend::{Backend, BackendError, NetKind};
-use crate::batch::{Batch, INPUT1_LEN, INPUT2_LEN, POLICY_LEN, copy_outputs};
+use crate::batch::{Batch, Layout, POLICY_LEN, copy_outputs};
+use hayate_nn::novice::NoviceConfig;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError, Sender, TryRecvError};
@@ -59,6 +60,8 @@ struct Slot {
     input1: Vec<f32>,
     /// `input2` of the request's positions.
     input2: Vec<f32>,
+    /// The side to move's draw value of each position (for win/draw/loss networks).
+    draw: Vec<f32>,
     /// Policy logits written back, `POLICY_LEN` per position.
     policy: Vec<f32>,
     /// Values written back, one per position.
@@ -75,6 +78,7 @@ impl Slot {
         let slot = Slot {
             input1: Vec::new(),
             input2: Vec::new(),
+            draw: Vec::new(),
             policy: Vec::new(),
             value: Vec::new(),
             reply,
@@ -123,6 +127,8 @@ pub struct Multiplexer {
     counters: Arc<Counters>,
     /// The clients' name.
     name: String,
+    /// The network's inputs.
+    kind: NetKind,
 }
 
 impl Multiplexer {
@@ -138,6 +144,13 @@ impl Multiplexer {
         let live = Arc::new(AtomicUsize::new(0));
         let counters = Arc::new(Counters::default());
         let name = format!("multiplexed {}", backend.name());
+        let kind = backend.kind();
+        let layout = match kind {
+            NetKind::Dlshogi => Layout::Dlshogi,
+            // The clients' features already hold their games' settings.
+            NetKind::Novice => Layout::Novice(NoviceConfig::default()),
+            NetKind::Prelude => Layout::Prelude,
+        };
         let server = Server {
             backend,
             inbox,
@@ -145,7 +158,7 @@ impl Multiplexer {
             counters: Arc::clone(&counters),
             max_batch: max_batch.max(1),
             max_wait,
-            batch: Batch::new(1),
+            batch: Batch::with_layout(1, layout),
             round: Vec::new(),
             held: None,
         };
@@ -160,6 +173,7 @@ impl Multiplexer {
             live,
             counters,
             name,
+            kind,
         }
     }
 
@@ -175,6 +189,7 @@ impl Multiplexer {
             slot: Some(slot),
             live: Arc::clone(&self.live),
             name: self.name.clone(),
+            kind: self.kind,
         }
     }
 
@@ -214,6 +229,7 @@ pub struct MuxClient {
     slot: Option<Slot>,
     live: Arc<AtomicUsize>,
     name: String,
+    kind: NetKind,
 }
 
 impl MuxClient {
@@ -249,6 +265,10 @@ impl Backend for MuxClient {
         self.name.clone()
     }
 
+    fn kind(&self) -> NetKind {
+        self.kind
+    }
+
     fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError> {
         let positions = batch.len();
         if positions == 0 {
@@ -258,6 +278,7 @@ impl Backend for MuxClient {
         let mut slot = self.take_slot();
         refill(&mut slot.input1, batch.input1_used());
         refill(&mut slot.input2, batch.input2_used());
+        refill(&mut slot.draw, &batch.draw_value[..positions]);
         self.requests
             .send(Message::Request(Request { slot, positions }))
             .map_err(|_| stopped())?;
@@ -373,25 +394,25 @@ impl Server {
 
     /// Runs the backend once on the requests of `round`.
     fn evaluate_round(&mut self) -> Result<(), String> {
-        if self.backend.kind() != NetKind::Dlshogi {
-            return Err("the multiplexer carries dlshogi-input networks only".to_string());
-        }
         let positions: usize = self.round.iter().map(|r| r.positions).sum();
         if positions > self.batch.capacity() {
             // Doubling, up to max_batch (or the lone larger request): a few allocations in
             // all, and none for a max_batch of usize::MAX that is never reached.
             let limit = positions.max(self.max_batch);
-            self.batch = Batch::new(positions.max(2 * self.batch.capacity()).min(limit));
+            let capacity = positions.max(2 * self.batch.capacity()).min(limit);
+            self.batch = Batch::with_layout(capacity, self.batch.layout());
         }
         self.batch.clear();
+        let layout = self.batch.layout();
+        let (n1, n2) = (layout.input1_len(), layout.input2_len());
         for request in &self.round {
-            let inputs = request
-                .slot
-                .input1
-                .chunks_exact(INPUT1_LEN)
-                .zip(request.slot.input2.chunks_exact(INPUT2_LEN));
-            for (input1, input2) in inputs.take(request.positions) {
-                self.batch.push_features(input1, input2);
+            let slot = &request.slot;
+            for k in 0..request.positions {
+                let input1 = slot.input1.get(k * n1..(k + 1) * n1).unwrap_or_default();
+                let input2 = slot.input2.get(k * n2..(k + 1) * n2).unwrap_or_default();
+                if let Some(i) = self.batch.push_features(input1, input2) {
+                    self.batch.draw_value[i] = slot.draw.get(k).copied().unwrap_or(0.5);
+                }
             }
         }
         if self.batch.len() != positions {
@@ -701,5 +722,60 @@ mod tests {
             client.evaluate(&mut Batch::new(1)).is_ok(),
             "an empty batch is no call"
         );
+    }
+
+    /// A Novice-input network whose value is each position's draw value plus its first input
+    /// float / 1000 (so a client can see both reached the call in order).
+    struct EchoNovice;
+
+    impl Backend for EchoNovice {
+        fn name(&self) -> String {
+            "echo".to_string()
+        }
+
+        fn kind(&self) -> NetKind {
+            NetKind::Novice
+        }
+
+        fn evaluate(&mut self, batch: &mut Batch) -> Result<(), BackendError> {
+            let n1 = batch.layout().input1_len();
+            for i in 0..batch.len() {
+                batch.value[i] = batch.draw_value[i] + batch.input1[i * n1] / 1000.0;
+            }
+            Ok(())
+        }
+    }
+
+    #[test]
+    fn novice_inputs_and_draw_values_travel_with_each_client() {
+        let mux = Multiplexer::new(Box::new(EchoNovice), 16, Duration::from_millis(50));
+        let handles: Vec<_> = [(0.2f32, 0.9f32), (0.8, 0.1)]
+            .into_iter()
+            .map(|(black, white)| {
+                let mut client = mux.client();
+                assert_eq!(client.kind(), NetKind::Novice);
+                std::thread::spawn(move || {
+                    let cfg = NoviceConfig {
+                        max_plies: 200,
+                        draw_score_black: black,
+                        draw_score_white: white,
+                    };
+                    let mut batch = Batch::with_layout(4, Layout::Novice(cfg));
+                    let mut expected = Vec::new();
+                    for pos in positions(3, 4) {
+                        let i = batch.push(&pos).expect("room");
+                        let first = batch.input1[i * batch.layout().input1_len()];
+                        expected.push(batch.draw_value[i] + first / 1000.0);
+                    }
+                    client.evaluate(&mut batch).expect("evaluated");
+                    assert_eq!(&batch.value[..4], &expected[..]);
+                    batch.draw_value[..4].to_vec()
+                })
+            })
+            .collect();
+        let draws: Vec<Vec<f32>> = handles.into_iter().map(|h| h.join().unwrap()).collect();
+        // Each client's positions kept its own game's draw values.
+        assert!(draws[0].iter().all(|&d| d == 0.2 || d == 0.9));
+        assert!(draws[1].iter().all(|&d| d == 0.8 || d == 0.1));
     }
 }

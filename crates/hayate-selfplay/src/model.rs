@@ -19,7 +19,7 @@ use std::time::{Duration, Instant, SystemTime};
 
 use hayate_eval::Nnue;
 use hayate_eval::nnue::{NnueError, NnueFault};
-use hayate_infer::{Backend, BackendError, Batch};
+use hayate_infer::{Backend, BackendError, Batch, NetKind};
 
 /// What identifies one version of the followed file: the path it resolves to (the content
 /// hashed name behind a `current` symlink), its length and its modification time.

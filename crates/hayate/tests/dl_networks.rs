@@ -158,5 +158,27 @@ fn plays_full_games(model: &str) {
             .expect("a plies field");
         assert!(plies >= 10, "{line}");
     }
+    // And in MCTS self-play, its games' leaves multiplexed.
+    let text = hayate(&[
+        "selfplay",
+        "--player",
+        "mcts",
+        "--model",
+        &p("novice.onnx"),
+        "--out",
+        &p("sp"),
+        "--positions",
+        "20",
+        "--shard-size",
+        "10",
+        "--threads",
+        "2",
+        "--playouts",
+        "8",
+        "--max-plies",
+        "30",
+        "--quiet",
+    ]);
+    assert!(text.contains("shards 2 written"), "{text}");
     let _ = std::fs::remove_dir_all(&dir);
 }
