@@ -202,6 +202,19 @@ impl Backend for TractBackend {
         if n == 0 {
             return Ok(());
         }
+        let fits = matches!(
+            (self.kind, batch.layout()),
+            (NetKind::Dlshogi, Layout::Dlshogi)
+                | (NetKind::Novice, Layout::Novice(_))
+                | (NetKind::Prelude, Layout::Prelude)
+        );
+        if !fits {
+            return Err(BackendError::Run(format!(
+                "a batch of {:?} inputs for a {:?} network",
+                batch.layout(),
+                self.kind
+            )));
+        }
         // The batch is cut in `parts` chunks, one per thread, each run on the plan for its size.
         let parts = self.threads.clamp(1, n);
         let chunk = n.div_ceil(parts);

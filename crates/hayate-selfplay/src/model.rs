@@ -228,6 +228,11 @@ impl FollowedModel {
 }
 
 impl Backend for FollowedModel {
+    /// The first network's (a followed file is expected to keep its family).
+    fn kind(&self) -> NetKind {
+        self.inner.kind()
+    }
+
     fn name(&self) -> String {
         format!(
             "{} (following {})",
