@@ -3,23 +3,12 @@
 //! `hayate train fit`, exported to ONNX, then full games in the arena against the material αβ
 //! player with no engine fault.
 
-use std::process::Command;
+mod support;
+
+use std::time::Duration;
+use support::{Engine, hayate, tiny_net};
 
 const HAYATE: &str = env!("CARGO_BIN_EXE_hayate");
-
-fn hayate(args: &[&str]) -> String {
-    let out = Command::new(HAYATE)
-        .args(args)
-        .output()
-        .expect("hayate runs");
-    assert!(
-        out.status.success(),
-        "hayate {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-    String::from_utf8_lossy(&out.stdout).into_owned()
-}
 
 #[test]
 fn a_novice_network_plays_full_games_through_usi() {
@@ -36,85 +25,33 @@ fn plays_full_games(model: &str) {
     let _ = std::fs::remove_dir_all(&dir);
     std::fs::create_dir_all(&dir).unwrap();
     let p = |x: &str| dir.join(x).display().to_string();
-    hayate(&[
-        "selfplay",
-        "--eval",
-        "material",
-        "--depth",
-        "1",
-        "--format",
-        "hcpe",
-        "--out",
-        &p("ab"),
-        "--positions",
-        "100",
-        "--shard-size",
-        "100",
-        "--quiet",
-    ]);
-    hayate(&[
-        "train",
-        "fit",
-        "--model",
-        "novice1x8",
-        "--out",
-        &p("nov"),
-        "--steps",
-        "2",
-        "--batch",
-        "16",
-        &p("ab/shard-000000.hcpe"),
-    ]);
-    hayate(&[
-        "train",
-        "export-onnx",
-        &p("nov/checkpoint"),
-        &p("novice.onnx"),
-    ]);
-
+    let net = tiny_net(&dir, model);
     // The DL player itself answers (a model that does not load would make the engine fall
     // back to the αβ player, which also plays legal games).
-    let mut usi = Command::new(HAYATE)
-        .stdin(std::process::Stdio::piped())
-        .stdout(std::process::Stdio::piped())
-        .spawn()
-        .unwrap();
-    let script = format!(
-        "usi\nsetoption name EvalType value dl\nsetoption name DNN_Model value {}\n\
-         setoption name UCT_Threads value 1\nisready\nposition startpos moves 7g7f\n\
-         go nodes 32\n",
-        p("novice.onnx")
-    );
-    use std::io::{BufRead, Write};
-    let mut stdin = usi.stdin.take().unwrap();
-    stdin.write_all(script.as_bytes()).unwrap();
-    // Read up to the answer, then quit.
-    let mut out = String::new();
-    for line in std::io::BufReader::new(usi.stdout.take().unwrap()).lines() {
-        let line = line.unwrap();
-        out.push_str(&line);
-        out.push('\n');
-        if line.starts_with("bestmove") {
-            break;
-        }
-    }
-    stdin.write_all(b"quit\n").unwrap();
-    drop(stdin);
-    usi.wait().unwrap();
+    let mut usi = Engine::start();
+    let lines = usi.handshake(&[
+        ("EvalType", "dl"),
+        ("DNN_Model", &net),
+        ("UCT_Threads", "1"),
+    ]);
+    usi.send("position startpos moves 7g7f");
+    usi.send("go nodes 32");
+    let (_, _, search) = usi.bestmove(Duration::from_secs(60));
+    let out = [lines, search].concat().join("\n");
     assert!(out.contains("info string backend tract"), "{out}");
     assert!(!out.contains("cannot be used"), "{out}");
-    assert!(out.contains("bestmove "), "{out}");
+    usi.quit();
 
     let engines = dir.join("engines.toml");
     std::fs::write(
         &engines,
         format!(
-            "[[engine]]\nname = \"novice\"\npath = {HAYATE:?}\ngo = \"nodes 24\"\n\
+            "[[engine]]\nname = \"dl\"\npath = {HAYATE:?}\ngo = \"nodes 24\"\n\
              [engine.options]\nEvalType = \"dl\"\nDNN_Model = {:?}\nUCT_Threads = 1\n\
              DNN_Threads = 1\nDraw_Value_Black = 400\n\n\
              [[engine]]\nname = \"material\"\npath = {HAYATE:?}\ngo = \"depth 1\"\n\
              [engine.options]\nEvalType = \"material\"\nUSI_Hash = 8\n",
-            p("novice.onnx")
+            net
         ),
     )
     .unwrap();
@@ -164,7 +101,7 @@ fn plays_full_games(model: &str) {
         "--player",
         "mcts",
         "--model",
-        &p("novice.onnx"),
+        &net,
         "--out",
         &p("sp"),
         "--positions",

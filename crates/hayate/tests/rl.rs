@@ -7,20 +7,11 @@ use std::path::Path;
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
 
-const HAYATE: &str = env!("CARGO_BIN_EXE_hayate");
+mod support;
 
-fn hayate(args: &[&str]) {
-    let out = Command::new(HAYATE)
-        .args(args)
-        .output()
-        .expect("hayate runs");
-    assert!(
-        out.status.success(),
-        "hayate {}: {}",
-        args.join(" "),
-        String::from_utf8_lossy(&out.stderr)
-    );
-}
+use support::tiny_net;
+
+const HAYATE: &str = env!("CARGO_BIN_EXE_hayate");
 
 /// Every file under `dir` whose name ends with `.tmp`.
 fn temporaries(dir: &Path) -> Vec<String> {
@@ -43,46 +34,12 @@ fn the_loop_survives_a_kill_and_finishes_its_generations() {
     std::fs::create_dir_all(&dir).unwrap();
     let p = |x: &str| dir.join(x).display().to_string();
     // Generation 0: a tiny ResNet trained a few steps on αβ games.
-    hayate(&[
-        "selfplay",
-        "--eval",
-        "material",
-        "--depth",
-        "1",
-        "--format",
-        "hcpe",
-        "--out",
-        &p("ab"),
-        "--positions",
-        "200",
-        "--shard-size",
-        "200",
-        "--quiet",
-    ]);
-    hayate(&[
-        "train",
-        "fit",
-        "--model",
-        "resnet1x8",
-        "--out",
-        &p("gen0"),
-        "--steps",
-        "3",
-        "--batch",
-        "32",
-        &p("ab/shard-000000.hcpe"),
-    ]);
-    hayate(&[
-        "train",
-        "export-onnx",
-        &p("gen0/checkpoint"),
-        &p("gen0.onnx"),
-    ]);
+    let gen0 = tiny_net(&dir, "resnet1x8");
 
     let run = p("run");
     let rl = || {
         let mut c = Command::new(HAYATE);
-        c.args(["rl", "--dir", &run, "--init-model", &p("gen0.onnx")])
+        c.args(["rl", "--dir", &run, "--init-model", &gen0])
             .args([
                 "--generations",
                 "2",

@@ -8,6 +8,64 @@ use std::sync::Mutex;
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
 use std::time::{Duration, Instant};
 
+/// Runs the binary with `args` to success; returns its standard output.
+pub fn hayate(args: &[&str]) -> String {
+    let out = Command::new(env!("CARGO_BIN_EXE_hayate"))
+        .args(args)
+        .output()
+        .expect("hayate runs");
+    assert!(
+        out.status.success(),
+        "hayate {}: {}",
+        args.join(" "),
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8_lossy(&out.stdout).into_owned()
+}
+
+/// A tiny network of family `model` (`resnet1x8`, `novice1x8`, `gmlp1x16`, …) in `dir`: trained
+/// a few steps on material αβ games, exported to `dir/<model>.onnx`, which is returned.
+pub fn tiny_net(dir: &std::path::Path, model: &str) -> String {
+    let p = |x: &str| dir.join(x).display().to_string();
+    hayate(&[
+        "selfplay",
+        "--eval",
+        "material",
+        "--depth",
+        "1",
+        "--format",
+        "hcpe",
+        "--out",
+        &p("ab"),
+        "--positions",
+        "200",
+        "--shard-size",
+        "200",
+        "--quiet",
+    ]);
+    hayate(&[
+        "train",
+        "fit",
+        "--model",
+        model,
+        "--out",
+        &p(model),
+        "--steps",
+        "3",
+        "--batch",
+        "32",
+        &p("ab/shard-000000.hcpe"),
+    ]);
+    let onnx = p(&format!("{model}.onnx"));
+    hayate(&[
+        "train",
+        "export-onnx",
+        &p(&format!("{model}/checkpoint")),
+        &onnx,
+    ]);
+    onnx
+}
+
 /// The engine tests share two cores; timing assertions need them not to compete.
 pub static SERIAL: Mutex<()> = Mutex::new(());
 
