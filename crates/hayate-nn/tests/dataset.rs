@@ -569,6 +569,7 @@ fn random_bytes_never_panic() {
                 policy: vec![(i * 100, 1.0)],
                 value: 0.5,
                 result: 0.5,
+                novice: None,
             }
         })
         .collect();
@@ -584,4 +585,73 @@ fn random_bytes_never_panic() {
         assert_eq!(b.len + b.skipped, junk.len());
         assert_eq!(b.input1.len(), b.len * 62 * 81);
     }
+}
+
+/// A self-play hcpe3 file with its sidecar: each game's draw values and ply limit reach the
+/// samples, a Novice batch's draw-score channels show them and its result is the scored one,
+/// while a dlshogi batch keeps the real result.
+#[test]
+fn sidecar_settings_reach_novice_batches() {
+    use hayate_nn::dataset::open_samples;
+    use hayate_nn::novice::{NOVICE_CHANNELS, NOVICE_DRAW_BASE, NoviceConfig};
+    let gs = games(21, 2, 6);
+    let dir = std::env::temp_dir().join(format!("hayate-sidecar-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    let file = dir.join("shard-000000.hcpe3");
+    std::fs::write(&file, hcpe3_bytes(&gs)).unwrap();
+    // Game 0: a draw scored as White's win; game 1: even settings, scored as played.
+    let played = |g: &Game| match g.result {
+        GameResult::BlackWin => "black",
+        GameResult::WhiteWin => "white",
+        GameResult::Draw => "draw",
+    };
+    let lines = format!(
+        "{{\"draw_value\":[0.0,1.0],\"max_plies\":200,\"scored\":\"white\",\"resign\":true}}\n\
+         {{\"draw_value\":[0.5,0.5],\"max_plies\":300,\"scored\":\"{}\"}}\n",
+        played(&gs[1])
+    );
+    std::fs::write(dir.join("shard-000000.games.jsonl"), lines).unwrap();
+    let samples: Vec<_> = open_samples(&file, DataFormat::Hcpe3, SampleOptions::default())
+        .unwrap()
+        .collect::<Result<_, _>>()
+        .unwrap();
+    let first_game = gs[0].candidates.iter().filter(|c| !c.is_empty()).count();
+    assert!(first_game > 0 && samples.len() > first_game);
+    for (k, s) in samples.iter().enumerate() {
+        let g = s.novice.expect("sidecar settings");
+        let want = if k < first_game { 200 } else { 300 };
+        assert_eq!(g.config.max_plies, want);
+    }
+    let novice = BatchConfig {
+        batch_size: samples.len(),
+        input: InputKind::Novice(NoviceConfig::default()),
+        ..BatchConfig::default()
+    };
+    let b = fill_batch(&samples[..first_game], &novice);
+    let dlshogi = fill_batch(
+        &samples[..first_game],
+        &BatchConfig {
+            batch_size: samples.len(),
+            ..BatchConfig::default()
+        },
+    );
+    let l1 = NOVICE_CHANNELS * 81;
+    for (i, s) in samples[..first_game].iter().enumerate() {
+        let us = Position::from_sfen(&s.hcp.decode().unwrap().to_sfen(1))
+            .unwrap()
+            .side_to_move();
+        // Own and opponent draw scores: Black's 0, White's 1.
+        let (own, theirs) = if us == Color::Black {
+            (0.0, 1.0)
+        } else {
+            (1.0, 0.0)
+        };
+        assert_eq!(b.input1[i * l1 + NOVICE_DRAW_BASE * 81], own);
+        assert_eq!(b.input1[i * l1 + (NOVICE_DRAW_BASE + 1) * 81], theirs);
+        let scored = if us == Color::White { 1.0 } else { 0.0 };
+        assert_eq!(b.result[i], scored, "the scored result");
+        assert_eq!(dlshogi.result[i], s.result, "the real result");
+    }
+    let _ = std::fs::remove_dir_all(&dir);
 }

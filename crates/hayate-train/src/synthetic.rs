@@ -45,6 +45,7 @@ pub fn random_games(n: usize, seed: u64) -> TrainData {
                 policy: vec![(move_label(m, side), 1.0)],
                 value: 0.05 + 0.9 * (next(&mut rng) % 1000) as f32 / 1000.0,
                 result,
+                novice: None,
             });
             pos.do_move(m);
         }

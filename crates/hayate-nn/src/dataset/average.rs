@@ -57,6 +57,7 @@ mod tests {
             policy,
             value,
             result,
+            novice: None,
         }
     }
 

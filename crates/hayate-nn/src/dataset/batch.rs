@@ -175,7 +175,9 @@ pub fn fill_batch_into(samples: &[Sample], cfg: &BatchConfig, b: &mut Batch) {
                 f.write_input2(&mut b.input2[i * l2..(i + 1) * l2]);
             }
             InputKind::Novice(nc) => {
-                write_novice_features(&pos, nc, &mut b.input1[i * l1..(i + 1) * l1])
+                // A self-play game's own settings, where its sidecar gave them.
+                let nc = s.novice.map_or(*nc, |g| g.config);
+                write_novice_features(&pos, &nc, &mut b.input1[i * l1..(i + 1) * l1])
             }
         }
         if cfg.novice_targets {
@@ -184,7 +186,13 @@ pub fn fill_batch_into(samples: &[Sample], cfg: &BatchConfig, b: &mut Batch) {
             b.declaration.push(t.declaration as u8);
         }
         b.value.push(s.value);
-        b.result.push(s.result);
+        // Novice learns the result as its game scored it (a draw that counted as a win is a
+        // win, the inputs saying so); other networks learn the real one.
+        let result = match (&cfg.input, s.novice) {
+            (InputKind::Novice(_), Some(g)) => g.scored,
+            _ => s.result,
+        };
+        b.result.push(result);
         b.len += 1;
     }
     // Trim the room reserved for skipped samples.

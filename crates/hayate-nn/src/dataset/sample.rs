@@ -22,6 +22,17 @@ pub fn result_value(result: GameResult, side: Color) -> f32 {
     }
 }
 
+/// What Novice's inputs and value target need of the game a sample comes from, when its
+/// self-play sidecar says (see `hayate-selfplay`'s `GameMeta`).
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct NoviceGame {
+    /// The game's draw scores and ply limit, as the network's inputs.
+    pub config: crate::novice::NoviceConfig,
+    /// The result as scored under those draw scores (a draw that counted as a win is that win),
+    /// for the side to move: 1, 0 or 0.5.
+    pub scored: f32,
+}
+
 /// A training sample. The position stays packed (32 bytes) until a batch worker expands it.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Sample {
@@ -35,4 +46,6 @@ pub struct Sample {
     pub value: f32,
     /// Game result for the side to move (1, 0 or 0.5).
     pub result: f32,
+    /// The game's Novice settings, when the data has them (self-play hcpe3 with a sidecar).
+    pub novice: Option<NoviceGame>,
 }

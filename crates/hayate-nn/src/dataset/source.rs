@@ -12,9 +12,10 @@
 
 use super::decode::position_from_raw;
 use super::error::DatasetError;
-use super::sample::{EVAL_COEF, Sample, result_value, score_to_value};
+use super::sample::{EVAL_COEF, NoviceGame, Sample, result_value, score_to_value};
 use crate::labels::move_label;
-use hayate_core::{Move, MoveList, Repetition};
+use crate::novice::NoviceConfig;
+use hayate_core::{Color, Move, MoveList, Repetition};
 use hayate_records::FixedRecord;
 use hayate_records::{
     ErrorPolicy, Hcp, Hcpe, Hcpe3Game, Hcpe3Reader, PositionError, RecordError, RecordErrorKind,
@@ -98,6 +99,64 @@ pub struct Samples<R> {
     inner: Inner<R>,
     opts: SampleOptions,
     pending: VecDeque<Result<Sample, DatasetError>>,
+    /// One line per game of an hcpe3 file's self-play sidecar (empty without one).
+    sidecar: Vec<SidecarGame>,
+    /// hcpe3 games read so far.
+    games_read: u64,
+}
+
+/// The fields of a self-play sidecar line (`shard-NNNNNN.games.jsonl` beside
+/// `shard-NNNNNN.hcpe3`, one JSON line per game, written by `hayate selfplay --player mcts`)
+/// that training reads: Novice's inputs and scored result.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub struct SidecarGame {
+    /// Value of a draw for Black and for White.
+    pub draw_value: [f32; 2],
+    /// The game's ply limit.
+    pub max_plies: u32,
+    /// The result as scored: `black`, `white` or `draw`.
+    pub scored: String,
+}
+
+impl SidecarGame {
+    /// The settings and scored result of the game for a position with `us` to move.
+    pub fn novice(&self, us: Color) -> NoviceGame {
+        let scored = match (self.scored.as_str(), us) {
+            ("black", Color::Black) | ("white", Color::White) => 1.0,
+            ("black", Color::White) | ("white", Color::Black) => 0.0,
+            _ => 0.5,
+        };
+        NoviceGame {
+            config: NoviceConfig {
+                max_plies: self.max_plies.max(1),
+                draw_score_black: self.draw_value[0],
+                draw_score_white: self.draw_value[1],
+            },
+            scored,
+        }
+    }
+}
+
+/// The game lines of the sidecar of hcpe3 file `path`, if it has one (lines that do not parse
+/// are kept as draws with even settings, so later games stay aligned).
+pub fn read_sidecar(path: &Path) -> Vec<SidecarGame> {
+    let Some(stem) = path.file_stem() else {
+        return Vec::new();
+    };
+    let mut name = stem.to_os_string();
+    name.push(".games.jsonl");
+    let Ok(text) = std::fs::read_to_string(path.with_file_name(name)) else {
+        return Vec::new();
+    };
+    text.lines()
+        .map(|l| {
+            serde_json::from_str(l).unwrap_or(SidecarGame {
+                draw_value: [0.5, 0.5],
+                max_plies: NoviceConfig::default().max_plies,
+                scored: "draw".to_string(),
+            })
+        })
+        .collect()
 }
 
 /// Opens `path` as `format` (see [`DataFormat::detect`]).
@@ -113,11 +172,11 @@ pub fn open_samples(
         path: path.display().to_string(),
         error,
     })?;
-    Ok(Samples::new(
-        BufReader::with_capacity(1 << 20, file),
-        format,
-        opts,
-    ))
+    let mut samples = Samples::new(BufReader::with_capacity(1 << 20, file), format, opts);
+    if format == DataFormat::Hcpe3 {
+        samples.sidecar = read_sidecar(path);
+    }
+    Ok(samples)
 }
 
 impl<R: Read> Samples<R> {
@@ -138,6 +197,8 @@ impl<R: Read> Samples<R> {
             inner,
             opts,
             pending: VecDeque::new(),
+            sidecar: Vec::new(),
+            games_read: 0,
         }
     }
 
@@ -217,8 +278,16 @@ impl<R: Read> Samples<R> {
                 true
             }
             Some(Ok(game)) => {
+                // The sidecar has a line for every game, the ones the reader skipped included.
+                let index = self.games_read + reader.rejected();
+                self.games_read += 1;
+                let settings = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| self.sidecar.get(i));
                 let start = self.pending.len();
-                if let Err(e) = hcpe3_samples(&game, offset, &self.opts, &mut self.pending) {
+                if let Err(e) =
+                    hcpe3_samples(&game, offset, &self.opts, settings, &mut self.pending)
+                {
                     self.pending.truncate(start);
                     self.pending.push_back(Err(e));
                 }
@@ -293,6 +362,7 @@ pub fn hcpe_sample(rec: &Hcpe, offset: u64, opts: &SampleOptions) -> Result<Samp
         policy: vec![(move_label(m, us), 1.0)],
         value: score_to_value(rec.eval as f32, opts.eval_coef),
         result: result_value(rec.game_result(), us),
+        novice: None,
     })
 }
 
@@ -305,6 +375,7 @@ pub fn hcpe3_samples(
     game: &Hcpe3Game,
     offset: u64,
     opts: &SampleOptions,
+    settings: Option<&SidecarGame>,
     out: &mut VecDeque<Result<Sample, DatasetError>>,
 ) -> Result<(), DatasetError> {
     let position_error = |error: PositionError| DatasetError::Position { offset, error };
@@ -342,6 +413,7 @@ pub fn hcpe3_samples(
                     policy,
                     value: score_to_value(info.eval as f32, opts.eval_coef),
                     result: result_value(result, us),
+                    novice: settings.map(|g| g.novice(us)),
                 })
             } else {
                 None
