@@ -46,7 +46,8 @@ pub struct Args {
     /// Transposition table per player in MiB.
     #[arg(long, default_value_t = 16)]
     hash: usize,
-    /// Openings file (SFEN or `startpos moves ...` per line); default: the arena's openings.
+    /// Openings file (SFEN or `startpos moves ...` per line); default: the arena's 16 lines for
+    /// αβ, 120 lines for MCTS.
     #[arg(long)]
     openings: Option<PathBuf>,
     /// Random moves per game, at move numbers drawn from --random-min-ply..=--random-max-ply.
@@ -214,6 +215,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
         }
+        None if a.player == "mcts" => openings::MCTS_OPENINGS.to_string(),
         None => openings::DEFAULT_OPENINGS.to_string(),
     };
     let engine = engine(&a)?;
