@@ -215,9 +215,9 @@ pub(crate) fn result_index(name: &str) -> usize {
     }
 }
 
-/// The sidecar of shard `index`: `shard-NNNNNN.games.jsonl`.
+/// The sidecar of shard `index`: `shard-NNNNNN.games.jsonl`, where the trainer looks for it.
 pub fn sidecar_path(dir: &Path, index: u64) -> std::path::PathBuf {
-    dir.join(format!("shard-{index:06}.games.jsonl"))
+    hayate_nn::dataset::sidecar_path(&crate::shard::shard_path(dir, index, "hcpe3"))
 }
 
 /// Every game line of the sidecars in `dir` whose shard is there (a sidecar is renamed into
@@ -250,7 +250,6 @@ struct Searcher {
     rng: Rng,
     sample_plies: u32,
     temperature: f64,
-    resign: f64,
     searched: BTreeMap<u32, Vec<(Move, u32)>>,
     min_value: [f64; 2],
 }
@@ -391,7 +390,6 @@ impl MctsGames {
                 rng: Rng::new(0),
                 sample_plies: cfg.sample_plies,
                 temperature: cfg.temperature,
-                resign: cfg.resign,
                 searched: BTreeMap::new(),
                 min_value: [1.0; 2],
             }),
@@ -427,7 +425,7 @@ impl MctsGames {
             s.rng = Rng::new(seed);
             s.searched.clear();
             s.min_value = [1.0; 2];
-            let threshold = if resign { s.resign } else { 0.0 };
+            let threshold = if resign { self.cfg.resign } else { 0.0 };
             // The search's draw ply is a position's move number past which it is drawn.
             let draw_ply = (start.game_ply() as usize + max_plies).saturating_sub(1);
             for (k, v) in [

@@ -108,13 +108,17 @@ pub struct GenResult {
 impl GenResult {
     /// The candidate's score in `[0, 1]` (0.5 with no games).
     pub fn score(&self) -> f64 {
-        let [w, d, l] = self.wdl;
-        let n = w + d + l;
-        if n == 0 {
-            0.5
-        } else {
-            (w as f64 + 0.5 * d as f64) / n as f64
-        }
+        wdl_score(self.wdl)
+    }
+}
+
+/// The score of wins, draws and losses in `[0, 1]` (0.5 with no games).
+pub fn wdl_score([w, d, l]: [u64; 3]) -> f64 {
+    let n = w + d + l;
+    if n == 0 {
+        0.5
+    } else {
+        (w as f64 + 0.5 * d as f64) / n as f64
     }
 }
 

@@ -19,5 +19,7 @@ pub use batch::{Batch, BatchConfig, BatchLoader, InputKind, fill_batch, fill_bat
 pub use error::DatasetError;
 pub use sample::{EVAL_COEF, NoviceGame, Sample, result_value, score_to_value};
 pub use shuffle::ShuffleBuffer;
-pub use source::{DataFormat, SampleOptions, Samples, SidecarGame, open_samples, read_sidecar};
+pub use source::{
+    DataFormat, SampleOptions, Samples, SidecarGame, open_samples, read_sidecar, sidecar_path,
+};
 pub use stats::DatasetStats;

@@ -137,15 +137,17 @@ impl SidecarGame {
     }
 }
 
+/// The sidecar of hcpe3 file `path`: `shard-NNNNNN.hcpe3` → `shard-NNNNNN.games.jsonl`.
+pub fn sidecar_path(path: &Path) -> std::path::PathBuf {
+    let mut name = path.file_stem().unwrap_or_default().to_os_string();
+    name.push(".games.jsonl");
+    path.with_file_name(name)
+}
+
 /// The game lines of the sidecar of hcpe3 file `path`, if it has one (lines that do not parse
 /// are kept as draws with even settings, so later games stay aligned).
 pub fn read_sidecar(path: &Path) -> Vec<SidecarGame> {
-    let Some(stem) = path.file_stem() else {
-        return Vec::new();
-    };
-    let mut name = stem.to_os_string();
-    name.push(".games.jsonl");
-    let Ok(text) = std::fs::read_to_string(path.with_file_name(name)) else {
+    let Ok(text) = std::fs::read_to_string(sidecar_path(path)) else {
         return Vec::new();
     };
     text.lines()

@@ -15,7 +15,7 @@ use std::process::Command;
 use anyhow::{Context, bail};
 use hayate_arena::{GameEntry, ResultsFile, summarize};
 use hayate_selfplay::openings::DEFAULT_OPENINGS;
-use hayate_selfplay::rl::{GenResult, RlSettings, RunDir, Stage};
+use hayate_selfplay::rl::{GenResult, RlSettings, RunDir, Stage, wdl_score};
 use hayate_selfplay::shard::{shard_path, write_atomically};
 
 /// Arguments of `hayate rl`.
@@ -377,8 +377,9 @@ fn gate(run: &RunDir, s: &RlSettings, g: u32) -> anyhow::Result<GenResult> {
     let names = ["candidate".to_string(), "best".to_string()];
     let t = summarize(&names, &games, None).crosstable.get(0, 1);
     let wdl = [u64::from(t.wins), u64::from(t.draws), u64::from(t.losses)];
-    let score = (wdl[0] as f64 + 0.5 * wdl[1] as f64) / (wdl.iter().sum::<u64>().max(1)) as f64;
-    let promoted = s.gate_score <= 0.0 || score >= s.gate_score;
+    // Without a game played, only "promote always" promotes.
+    let played = wdl.iter().sum::<u64>() > 0;
+    let promoted = s.gate_score <= 0.0 || (played && wdl_score(wdl) >= s.gate_score);
     Ok(run.finish(g, wdl, promoted)?)
 }
 
