@@ -63,6 +63,9 @@ search_params! {
     se_margin: 2, 1, 8;
     /// Singular extensions: two plies off the PV when this far below the singular beta.
     se_double: 40, 0, 200;
+    /// Singular extensions: plies taken off the TT move when it is not singular but its TT
+    /// value beats beta.
+    se_negative: 1, 0, 3;
     /// Late-move pruning: quiets after `(lmp_base + depth²) / (2 - improving)` moves.
     lmp_base: 3, 0, 10;
     /// Quiets with a continuation history below `-this × depth` are pruned (lmr depth < 4).
@@ -75,10 +78,18 @@ search_params! {
     see_quiet: 40, 0, 200;
     /// SEE pruning of captures and checks: threshold `-this × depth`.
     see_noisy: 120, 0, 400;
+    /// SEE pruning of captures and checks: below this depth.
+    see_noisy_max_depth: 7, 1, 64;
+    /// Futility pruning of captures: margin at lmr depth 0 (before the captured piece).
+    cap_futility_base: 150, 0, 600;
+    /// Futility pruning of captures: margin per ply of lmr depth.
+    cap_futility_depth: 120, 20, 500;
     /// LMR table: `(lmr_base + ln d · ln m × 100 / lmr_div) / 100`.
     lmr_div: 220, 100, 400;
     /// LMR table: the rounding offset, in hundredths of a ply.
     lmr_base: 50, 0, 150;
+    /// LMR: more reduction at expected cut nodes, in 1/1024 plies.
+    lmr_cut: 1024, 0, 4096;
     /// LMR: one ply less per this much quiet history (more when negative).
     lmr_history_div: 12000, 2000, 40000;
     /// LMR: re-search one deeper when the reduced result beats the best by this + 2·depth.

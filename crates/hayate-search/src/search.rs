@@ -894,7 +894,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 };
             } else if singular_beta >= beta {
                 return singular_beta;
-            } else if tt_value >= beta || cut_node {
+            } else if tt_value >= beta {
+                tt_extension = -p.se_negative;
+            } else if cut_node {
                 tt_extension = -1;
             }
         }
@@ -960,15 +962,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                         && m.is_capture()
                         && lmr_depth < 7
                         && static_eval
-                            + p.futility_base
-                            + p.futility_depth * lmr_depth
+                            + p.cap_futility_base
+                            + p.cap_futility_depth * lmr_depth
                             + capture_value(m.captured().piece_type())
                             + self.history.capture(m) / 8
                             <= alpha
                     {
                         continue;
                     }
-                    if depth < 7 && !see_ge(&self.pos, m, -p.see_noisy * depth) {
+                    if depth < p.see_noisy_max_depth && !see_ge(&self.pos, m, -p.see_noisy * depth)
+                    {
                         continue;
                     }
                 }
@@ -985,7 +988,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     r -= 1024;
                 }
                 if cut_node {
-                    r += 1024;
+                    r += p.lmr_cut;
                 }
                 if !improving {
                     r += 1024;
