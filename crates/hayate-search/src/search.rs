@@ -514,6 +514,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         }
     }
 
+    /// The correction-history entries of the node at `ply`.
+    #[inline(always)]
+    fn corr_keys(&self, ply: usize) -> CorrKeys {
+        CorrKeys::of(&self.pos, self.cont_before(ply, 1), self.cont_before(ply, 2))
+    }
+
     /// Continuation-history blocks of the moves [`CONT_PLIES`] before `ply`.
     #[inline(always)]
     fn conts(&self, ply: usize) -> Conts {
@@ -757,7 +763,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 _ => self.evaluate(),
             }
         };
-        let corr_keys = CorrKeys::of(&self.pos, self.cont_before(ply, 1));
+        let corr_keys = self.corr_keys(ply);
         let static_eval = if in_check {
             -INFINITE
         } else {
@@ -1166,7 +1172,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             static_eval = self
                 .history
                 .correction
-                .adjust(&CorrKeys::of(&self.pos, self.cont_before(ply, 1)), raw_eval);
+                .adjust(&self.corr_keys(ply), raw_eval);
             best_value = static_eval;
             if best_value >= beta {
                 if tt_hit.is_none() {
