@@ -517,7 +517,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// The correction-history entries of the node at `ply`.
     #[inline(always)]
     fn corr_keys(&self, ply: usize) -> CorrKeys {
-        CorrKeys::of(&self.pos, self.cont_before(ply, 1), self.cont_before(ply, 2))
+        CorrKeys::of(
+            &self.pos,
+            self.cont_before(ply, 1),
+            self.cont_before(ply, 2),
+        )
     }
 
     /// Continuation-history blocks of the moves [`CONT_PLIES`] before `ply`.
