@@ -120,7 +120,13 @@ impl Spsa {
 
     /// The two settings of the next iteration (`k + 1`); the signs come from (seed, k).
     pub fn perturb(&self) -> Perturbation {
-        let k = self.k + 1;
+        self.perturb_at(self.k + 1)
+    }
+
+    /// The two settings of iteration `k` (1-based) around the current values: the signs come
+    /// from (seed, k). Iterations played at once are all perturbed around the same values and
+    /// then updated in order, as fishtest's workers do.
+    pub fn perturb_at(&self, k: u64) -> Perturbation {
         let mut rng = self.seed ^ k.wrapping_mul(0x9E37_79B9_7F4A_7C15);
         let mut delta = Vec::with_capacity(self.params.len());
         let (mut plus, mut minus) = (Vec::new(), Vec::new());
@@ -255,6 +261,21 @@ mod tests {
         let t = s.theta.clone();
         s.update(&q, 0.0);
         assert_eq!(s.theta, t);
+    }
+
+    #[test]
+    fn a_batch_is_perturbed_around_one_value_and_differs_per_iteration() {
+        let params: Vec<SpsaParam> = (0..16).map(|i| param(&format!("p{i}"), 100.0)).collect();
+        let s = Spsa::new(params, 100, 3);
+        assert_eq!(s.perturb_at(1), s.perturb());
+        let (a, b) = (s.perturb_at(2), s.perturb_at(3));
+        assert_ne!(a.delta, b.delta);
+        // Both around the same theta: plus and minus are mirror images for each.
+        for p in [&a, &b] {
+            for i in 0..16 {
+                assert_eq!(p.plus[i] + p.minus[i], 200, "{i}");
+            }
+        }
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct Args {
     /// Adjudicate a loss when both settings' scores agree beyond this many centipawns.
     #[arg(long, default_value_t = 3000)]
     resign_cp: i32,
+    /// Game pairs played at once (each pair's two games side by side: about two cores a pair).
+    #[arg(long, default_value_t = 1)]
+    pairs_at_once: usize,
     /// No line per iteration.
     #[arg(long)]
     quiet: bool,
@@ -150,6 +153,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         },
         timeouts: Timeouts::default(),
         out_dir: out,
+        pairs_at_once: a.pairs_at_once,
     };
     run_tuning(&tuning, &mut spsa, |s, result| {
         if !a.quiet {
