@@ -74,6 +74,9 @@ search_params! {
     futility_base: 150, 0, 500;
     /// Futility pruning of quiets: margin per ply of lmr depth.
     futility_depth: 120, 20, 400;
+    /// Futility and SEE pruning of quiets: one ply more (less) of lmr depth per this much
+    /// continuation history (the last two moves').
+    futility_history_div: 2500, 500, 20000;
     /// SEE pruning of quiets: threshold `-this × lmr_depth²`.
     see_quiet: 40, 0, 200;
     /// SEE pruning of captures and checks: threshold `-this × depth`.

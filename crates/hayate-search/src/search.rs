@@ -957,11 +957,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     if lmr_depth < 4 && cont_score < -p.cont_prune * depth {
                         continue;
                     }
+                    // The history says how much deeper (shallower) this move deserves.
+                    let lmr_depth = lmr_depth + cont_score / p.futility_history_div;
                     if lmr_depth < 7
                         && static_eval + p.futility_base + p.futility_depth * lmr_depth <= alpha
                     {
                         continue;
                     }
+                    let lmr_depth = lmr_depth.max(0);
                     if !see_ge(&self.pos, m, -p.see_quiet * lmr_depth * lmr_depth) {
                         continue;
                     }
