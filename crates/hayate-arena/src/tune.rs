@@ -153,8 +153,8 @@ fn play_pair(t: &Tuning, spsa: &Spsa, k: u64, p: &Perturbation) -> Result<f64, T
 
 /// Runs iterations until `spsa.k == spsa.iterations`, `t.pairs_at_once` pairs at a time (each
 /// perturbed around the same values, then the updates applied in order), calling
-/// `on_iteration` after each with the state and the pair's result (points of the `+` setting
-/// less the `−` setting's).
+/// `on_iteration` after each with the state after its batch, the iteration and the pair's
+/// result (points of the `+` setting less the `−` setting's).
 ///
 /// # Errors
 /// A pair that cannot be played (an engine that does not start) or a file that cannot be
@@ -162,7 +162,7 @@ fn play_pair(t: &Tuning, spsa: &Spsa, k: u64, p: &Perturbation) -> Result<f64, T
 pub fn run_tuning(
     t: &Tuning,
     spsa: &mut Spsa,
-    mut on_iteration: impl FnMut(&Spsa, f64),
+    mut on_iteration: impl FnMut(&Spsa, u64, f64),
 ) -> Result<(), TuneError> {
     std::fs::create_dir_all(&t.out_dir).map_err(io(&t.out_dir))?;
     save_state(&t.out_dir, spsa)?;
@@ -197,7 +197,7 @@ pub fn run_tuning(
             append_history(&t.out_dir, spsa, *k, result)?;
             // The pair is in the state now; its records are not needed.
             let _ = std::fs::remove_dir_all(t.out_dir.join(format!("iter-{k}")));
-            on_iteration(spsa, result);
+            on_iteration(spsa, *k, result);
         }
     }
     Ok(())

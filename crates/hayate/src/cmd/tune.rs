@@ -155,9 +155,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         out_dir: out,
         pairs_at_once: a.pairs_at_once,
     };
-    run_tuning(&tuning, &mut spsa, |s, result| {
+    run_tuning(&tuning, &mut spsa, |s, k, result| {
         if !a.quiet {
-            println!("iteration {}/{}: {result:+}", s.k, s.iterations);
+            println!("iteration {k}/{}: {result:+}", s.iterations);
         }
     })?;
     for (p, t) in spsa.params.iter().zip(&spsa.theta) {
