@@ -72,6 +72,8 @@ search_params! {
     cont_prune: 3000, 500, 10000;
     /// Futility pruning of quiets: margin at lmr depth 0.
     futility_base: 150, 0, 500;
+    /// Futility pruning of quiets: this much less margin once a move has raised alpha.
+    futility_best_cut: 60, 0, 300;
     /// Futility pruning of quiets: margin per ply of lmr depth.
     futility_depth: 120, 20, 400;
     /// Futility and SEE pruning of quiets: one ply more (less) of lmr depth per this much

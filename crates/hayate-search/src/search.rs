@@ -960,7 +960,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     // The history says how much deeper (shallower) this move deserves.
                     let lmr_depth = lmr_depth + cont_score / p.futility_history_div;
                     if lmr_depth < 7
-                        && static_eval + p.futility_base + p.futility_depth * lmr_depth <= alpha
+                        && static_eval + p.futility_base + p.futility_depth * lmr_depth
+                            - p.futility_best_cut * best_move.is_some() as i32
+                            <= alpha
                     {
                         continue;
                     }
