@@ -175,13 +175,11 @@ pub fn run_tuning(
         let batch: Vec<(u64, Perturbation)> = (spsa.k + 1..=last)
             .map(|k| (k, spsa.perturb_at(k)))
             .collect();
+        let current = &*spsa;
         let results: Vec<Result<f64, TuneError>> = std::thread::scope(|s| {
             let handles: Vec<_> = batch
                 .iter()
-                .map(|(k, p)| {
-                    let shared = &*spsa;
-                    s.spawn(move || play_pair(t, shared, *k, p))
-                })
+                .map(|(k, p)| s.spawn(move || play_pair(t, current, *k, p)))
                 .collect();
             handles
                 .into_iter()

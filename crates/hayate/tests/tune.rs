@@ -1,6 +1,7 @@
 //! `hayate tune` end to end: SPSA over two of Hayate's own search constants with real game
-//! pairs, two pairs at once; a run killed with SIGKILL mid-pair resumes to the planned iterations, the state stays
-//! whole, the values stay in range, and a finished run plays nothing more.
+//! pairs, two pairs at once; a run killed with SIGKILL mid-pair resumes to the planned
+//! iterations, the state stays whole, the values stay in range, and a finished run plays
+//! nothing more.
 
 use std::process::Command;
 use std::time::Duration;
