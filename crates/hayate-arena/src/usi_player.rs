@@ -76,12 +76,7 @@ impl Player for UsiPlayer<'_> {
         if self.engine.is_dead() {
             return;
         }
-        let word = match result {
-            GameOver::Win => "win",
-            GameOver::Lose => "lose",
-            GameOver::Draw => "draw",
-        };
-        let _ = self.engine.send(&format!("gameover {word}"));
+        let _ = self.engine.send(&format!("gameover {}", result.usi_word()));
     }
 
     fn take_fault(&mut self) -> Option<Fault> {

@@ -155,6 +155,24 @@ pub enum GameOver {
     Draw,
 }
 
+impl GameOver {
+    /// The word of USI `gameover <word>`.
+    pub fn usi_word(self) -> &'static str {
+        match self {
+            GameOver::Win => "win",
+            GameOver::Lose => "lose",
+            GameOver::Draw => "draw",
+        }
+    }
+
+    /// The result a USI `gameover` word names (`None` for any other word).
+    pub fn from_usi_word(word: &str) -> Option<GameOver> {
+        [GameOver::Win, GameOver::Lose, GameOver::Draw]
+            .into_iter()
+            .find(|r| r.usi_word() == word)
+    }
+}
+
 /// Something that thinks: given a position with its history, limits and signals, it streams
 /// progress and returns a best move.
 pub trait Player: Send {

@@ -7,7 +7,7 @@ use crate::timeman::{TimeOptions, plan};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 use crate::vote::{ThreadResult, best_thread};
-use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_core::{DeclarationRule, Move, Position};
 use hayate_eval::Evaluator;
@@ -138,6 +138,8 @@ pub struct AlphaBeta<E: Evaluator> {
     eval: Arc<E>,
     tt: TranspositionTable,
     histories: Vec<History>,
+    /// A search has written to the table and histories since they were last cleared.
+    searched: bool,
     /// Current options.
     pub options: Options,
 }
@@ -156,6 +158,7 @@ impl<E: Evaluator> AlphaBeta<E> {
             histories: (0..options.threads.max(1))
                 .map(|_| History::new())
                 .collect(),
+            searched: false,
             options,
         }
     }
@@ -177,6 +180,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         for h in &mut self.histories {
             h.clear();
         }
+        self.searched = false;
     }
 
     /// Searches `pos` under `limits`.
@@ -188,6 +192,7 @@ impl<E: Evaluator> AlphaBeta<E> {
         report: &mut dyn FnMut(&Info),
     ) -> SearchResult {
         let start = Instant::now();
+        self.searched = true;
         let threads = self.options.threads.max(1);
         if self.histories.len() != threads {
             self.histories = (0..threads).map(|_| History::new()).collect();
@@ -416,8 +421,18 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
         Ok(())
     }
 
+    /// Clears the tables unless `game_over` already did: a GUI sends `usinewgame`, `position`
+    /// and `go` back to back, and a clear here (about 0.1 s for 256 MB) would run on the clock.
     fn new_game(&mut self) {
-        self.clear();
+        if self.searched {
+            self.clear();
+        }
+    }
+
+    /// The tables are cleared now, between games, off any clock (`new_game` then has
+    /// nothing to do).
+    fn game_over(&mut self, _result: GameOver) {
+        self.new_game();
     }
 
     fn think(
@@ -428,5 +443,38 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
         info: &mut dyn FnMut(&Info),
     ) -> BestMove {
         self.search(pos, limits, signals, info).best
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hayate_eval::Material;
+
+    #[test]
+    fn a_game_over_clears_the_tables_so_that_the_next_new_game_has_nothing_to_do() {
+        let options = Options {
+            hash_mb: 1,
+            ..Options::default()
+        };
+        let mut p = AlphaBeta::with_options(Material, options);
+        let limits = Limits {
+            depth: Some(6),
+            ..Limits::default()
+        };
+        let think = |p: &mut AlphaBeta<Material>| {
+            p.search(&Position::startpos(), &limits, &Signals::new(), &mut |_| {});
+        };
+        think(&mut p);
+        assert!(p.searched && p.tt.hashfull() > 0);
+        p.game_over(GameOver::Draw);
+        assert!(!p.searched);
+        assert_eq!(p.tt.hashfull(), 0);
+        // A GUI that sends no `gameover`: `usinewgame` clears.
+        think(&mut p);
+        assert!(p.tt.hashfull() > 0);
+        p.new_game();
+        assert!(!p.searched);
+        assert_eq!(p.tt.hashfull(), 0);
     }
 }

@@ -11,7 +11,7 @@
 //! `go`, and plays with the default evaluation: it never answers with an unsearched move.
 
 use hayate_core::Position;
-use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_eval::{Kkpee9, Material, Nnue};
 use hayate_hybrid::{AlphaBetaSide, HybridPlayer};
@@ -401,6 +401,12 @@ impl Player for EngineHost {
         let _ = self.ensure_ready();
         if let Some(b) = self.built.as_mut() {
             b.player.new_game();
+        }
+    }
+
+    fn game_over(&mut self, result: GameOver) {
+        if let Some(b) = self.built.as_mut() {
+            b.player.game_over(result);
         }
     }
 

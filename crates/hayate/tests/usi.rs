@@ -151,6 +151,11 @@ fn ponder_ponderhit_stop_and_infinite() {
     // gameover during a ponder search stops it cleanly.
     e.send("go ponder btime 0 wtime 0 byoyomi 300");
     e.send("gameover lose");
+    // An unknown result word is reported, and the engine goes on.
+    e.send("gameover maybe");
+    e.until(Duration::from_secs(5), |l| {
+        l == "info string unknown gameover \"maybe\""
+    });
     e.send("isready");
     e.until(Duration::from_secs(5), |l| l == "readyok");
     e.quit();

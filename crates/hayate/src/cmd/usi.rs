@@ -3,7 +3,7 @@
 
 use crate::engine::EngineHost;
 use hayate_core::Position;
-use hayate_core::player::{BestMove, Info, Player, Signals};
+use hayate_core::player::{BestMove, GameOver, Info, Player, Signals};
 use hayate_usi::{Command, format_bestmove, format_info, parse_command, read_line};
 use std::io::Write;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -167,9 +167,14 @@ pub fn run() -> anyhow::Result<()> {
                 finish(&mut running, &mut host);
             }
             Command::PonderHit => signals.ponderhit(),
-            Command::GameOver(_) => {
+            Command::GameOver(word) => {
                 signals.stop();
                 finish(&mut running, &mut host);
+                match (GameOver::from_usi_word(word.trim()), host.as_deref_mut()) {
+                    (Some(result), Some(h)) => h.game_over(result),
+                    (None, _) => out.say(&format!("info string unknown gameover {word:?}")),
+                    (Some(_), None) => {}
+                }
             }
             Command::Quit => {
                 signals.stop();
