@@ -59,24 +59,22 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let our_king = pos.king_square(us);
     let targets = Bitboard::ALL.and_not(pos.pieces(us));
     let zone = promotion_zone(us);
-    for from in pos.pieces(us) {
+    // A stepping piece checks from next to the king, so it starts within 2 squares of it; a
+    // knight checks from two ranks away after jumping two ranks, so within 4. Farther pieces
+    // can only check by uncovering a slider. The set keeps the board's square order, so the
+    // list comes out as if every piece were tried.
+    let sliders = pos.pieces_of(us, PieceType::LANCE)
+        | pos.pieces_of(us, PieceType::BISHOP)
+        | pos.pieces_of(us, PieceType::ROOK)
+        | pos.pieces_of(us, PieceType::HORSE)
+        | pos.pieces_of(us, PieceType::DRAGON);
+    let froms = (pos.pieces(us) & Bitboard(WITHIN_2[ksq.index()]))
+        | (pos.pieces_of(us, PieceType::KNIGHT) & Bitboard(WITHIN_4[ksq.index()]))
+        | sliders
+        | discoverers;
+    for from in froms {
         let pc = pos.piece_on(from);
         let pt = pc.piece_type();
-        // A stepping piece checks from next to the king, so it starts within 2 squares of it; a
-        // knight checks from two ranks away after jumping two ranks, so within 4. Farther
-        // pieces can only check by uncovering a slider.
-        let slider = matches!(
-            pt,
-            PieceType::LANCE
-                | PieceType::BISHOP
-                | PieceType::ROOK
-                | PieceType::HORSE
-                | PieceType::DRAGON
-        );
-        let reach = if pt == PieceType::KNIGHT { 4 } else { 2 };
-        if !slider && from.distance(ksq) > reach && !discoverers.contains(from) {
-            continue;
-        }
         let from_bb = Bitboard::from_square(from);
         let mut tos = attacks(us, pt, from, occ) & targets;
         if let (true, Some(k)) = (pinned.contains(from), our_king) {
@@ -118,6 +116,26 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             }
         }
     }
+}
+
+/// The squares at most 2 (4) files and ranks away from each square.
+static WITHIN_2: [u128; 81] = within(2);
+static WITHIN_4: [u128; 81] = within(4);
+
+const fn within(r: usize) -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut a = 0usize;
+    while a < 81 {
+        let mut b = 0usize;
+        while b < 81 {
+            if (a / 9).abs_diff(b / 9) <= r && (a % 9).abs_diff(b % 9) <= r {
+                t[a] |= 1u128 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
 }
 
 #[inline(always)]
