@@ -269,14 +269,20 @@ impl Client {
                 Err(Some(why)) => return Err(CsaError::ConnectionLost(why)),
             }
         }
-        game::play(
+        let report = game::play(
             conn,
             &self.engine,
             &self.settings,
             &self.log,
             &summary,
             &self.stop,
-        )
+        )?;
+        // The player's tables are cleared now, between games, rather than on the next game's
+        // clock.
+        if let Some(o) = report.outcome {
+            self.engine.game_over(o.game_over());
+        }
+        Ok(report)
     }
 
     /// Waits (with keep-alives) for `BEGIN Game_Summary`, then reads to `END Game_Summary`;

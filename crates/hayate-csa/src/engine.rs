@@ -4,7 +4,7 @@
 
 use crate::connection::{Event, Thought};
 use hayate_core::Position;
-use hayate_core::player::{Info, Limits, Player, Score, Signals};
+use hayate_core::player::{GameOver, Info, Limits, Player, Score, Signals};
 use std::panic::{AssertUnwindSafe, catch_unwind};
 use std::sync::Arc;
 use std::sync::mpsc::{Sender, channel};
@@ -19,6 +19,7 @@ enum Job {
         reply: Sender<Event>,
     },
     NewGame,
+    GameOver(GameOver),
 }
 
 /// The thread that owns the player.
@@ -44,6 +45,9 @@ impl Engine {
                     match job {
                         Job::NewGame => {
                             let _ = catch_unwind(AssertUnwindSafe(|| player.new_game()));
+                        }
+                        Job::GameOver(result) => {
+                            let _ = catch_unwind(AssertUnwindSafe(|| player.game_over(result)));
                         }
                         Job::Think {
                             id,
@@ -85,6 +89,14 @@ impl Engine {
     pub fn new_game(&self) {
         if let Some(j) = &self.jobs {
             let _ = j.send(Job::NewGame);
+        }
+    }
+
+    /// Tells the player how the game ended (an engine clears its tables then, off the clock of
+    /// the next game).
+    pub fn game_over(&self, result: GameOver) {
+        if let Some(j) = &self.jobs {
+            let _ = j.send(Job::GameOver(result));
         }
     }
 

@@ -2,6 +2,7 @@
 //! (`#WIN`, `#LOSE`, `#DRAW`, `#CENSORED`).
 
 use hayate_core::Color;
+use hayate_core::player::GameOver;
 
 /// The reason line.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -99,6 +100,16 @@ impl Outcome {
             (Outcome::Interrupted, _) => "chudan",
         }
     }
+
+    /// What the player is told at the end: a game cut off (`#CHUDAN`) or stopped at the move
+    /// limit has no winner, so it is a draw to the player.
+    pub fn game_over(self) -> GameOver {
+        match self {
+            Outcome::Win => GameOver::Win,
+            Outcome::Lose => GameOver::Lose,
+            Outcome::Draw | Outcome::Censored | Outcome::Interrupted => GameOver::Draw,
+        }
+    }
 }
 
 #[cfg(test)]
@@ -120,5 +131,9 @@ mod tests {
         assert_eq!(Outcome::parse("#DRAW"), Some(Outcome::Draw));
         assert_eq!(Outcome::parse("#RESIGN"), None);
         assert_eq!(Outcome::Win.word_for(Color::White, Color::Black), "lose");
+        assert_eq!(Outcome::Win.game_over(), GameOver::Win);
+        assert_eq!(Outcome::Lose.game_over(), GameOver::Lose);
+        assert_eq!(Outcome::Censored.game_over(), GameOver::Draw);
+        assert_eq!(Outcome::Interrupted.game_over(), GameOver::Draw);
     }
 }

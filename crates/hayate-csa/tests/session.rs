@@ -3,7 +3,7 @@
 
 mod support;
 
-use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::{Color, Position};
 use hayate_csa::csa_move::{move_text, parse_csa_move};
 use hayate_csa::{Client, CsaError, EndReason, Log, Outcome, Secret, Settings};
@@ -280,6 +280,12 @@ impl Player for PonderPlayer {
     fn name(&self) -> String {
         "ponder".into()
     }
+    fn game_over(&mut self, result: GameOver) {
+        self.events
+            .lock()
+            .unwrap()
+            .push(format!("gameover {result:?}"));
+    }
     fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
         Ok(())
     }
@@ -358,6 +364,8 @@ fn pondering_hits_and_misses() {
     server.unwrap_or_else(|e| panic!("server: {e}\n{}", log.join("\n")));
     let report = report.unwrap();
     assert_eq!(report.outcome, Some(Outcome::Lose));
+    // Dropping the client ends the player's thread after the jobs already queued.
+    drop(client);
     let ev = events.lock().unwrap().clone();
     let kinds: Vec<&str> = ev.iter().map(|e| e.split(' ').next().unwrap()).collect();
     assert_eq!(
@@ -370,10 +378,12 @@ fn pondering_hits_and_misses() {
             "ponderhit",
             "ponder",
             "stopped",
-            "think"
+            "think",
+            "gameover"
         ],
         "{ev:?}"
     );
+    assert_eq!(ev.last().map(String::as_str), Some("gameover Lose"));
     assert!(
         ev[1].ends_with("-3334FU") && ev[5].ends_with("-1314FU"),
         "{ev:?}"
