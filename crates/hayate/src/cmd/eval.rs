@@ -1,9 +1,13 @@
 //! `hayate eval`: static evaluation of SFEN lines, one output line per input line (side to
-//! move's view): an integer, an empty line for an empty line, or an error marker.
+//! move's view): an integer, an empty line for an empty line, or an error marker. With `--psv`
+//! it evaluates the positions of psv files instead and prints how far the evaluation lies from
+//! the records' scores: how close a trained net is to its labels, on data it never saw.
 
+use super::error_stats;
 use anyhow::Context;
 use hayate_core::Position;
 use hayate_eval::{Evaluator, Kkpee9, Material, Nnue};
+use hayate_records::{ErrorPolicy, FixedReader, Psv};
 use std::io::{BufRead, BufWriter, Write};
 
 /// What a line that cannot be evaluated gives, followed by the reason.
@@ -33,8 +37,16 @@ pub struct Args {
     /// A file of SFEN lines (default: stdin), bare or after `sfen `. Each input line gives one
     /// output line: the evaluation, an empty line for an empty one, or `error: <reason>` for a
     /// line that is not a valid position (or not UTF-8); the exit status is then non-zero.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "psv")]
     sfen_file: Option<PathBuf>,
+    /// Evaluate the positions of these psv files instead of SFEN lines and print the
+    /// distribution of evaluation minus the record's score (side to move's view) and their
+    /// correlation.
+    #[arg(long, num_args = 1..)]
+    psv: Vec<PathBuf>,
+    /// With --psv: skip records whose |score| is above this (as `hayate train nnue`).
+    #[arg(long, requires = "psv")]
+    max_score: Option<i32>,
 }
 
 /// The output line for one input line.
@@ -81,18 +93,83 @@ fn evaluate_input<E: Evaluator>(e: &E, file: Option<&PathBuf>) -> anyhow::Result
     }
 }
 
+/// Evaluation minus score of every psv record (|score| at most `max_score`), with the pairs
+/// (evaluation, score), and the number of records skipped for their score.
+struct Comparison {
+    errors: Vec<f32>,
+    pairs: Vec<(f64, f64)>,
+    skipped: usize,
+}
+
+fn compare_psv<E: Evaluator>(
+    e: &E,
+    files: &[PathBuf],
+    max_score: Option<i32>,
+) -> anyhow::Result<Comparison> {
+    let mut c = Comparison {
+        errors: Vec::new(),
+        pairs: Vec::new(),
+        skipped: 0,
+    };
+    for path in files {
+        let f =
+            std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+        let reader = FixedReader::<_, Psv>::new(std::io::BufReader::new(f), ErrorPolicy::Skip);
+        for record in reader {
+            let record = record.with_context(|| format!("reading {}", path.display()))?;
+            let score = i32::from(record.score);
+            if max_score.is_some_and(|m| score.abs() > m) {
+                c.skipped += 1;
+                continue;
+            }
+            let pos = record
+                .position()
+                .with_context(|| format!("a record of {}", path.display()))?;
+            let v = e.evaluate_once(&pos);
+            c.errors.push((v - score) as f32);
+            c.pairs.push((f64::from(v), f64::from(score)));
+        }
+    }
+    Ok(c)
+}
+
+/// Prints the comparison of `e` with the scores of the psv `files`.
+fn report_psv<E: Evaluator>(e: &E, a: &Args) -> anyhow::Result<usize> {
+    let mut c = compare_psv(e, &a.psv, a.max_score)?;
+    println!(
+        "{} positions ({} skipped by --max-score)",
+        c.errors.len(),
+        c.skipped
+    );
+    if let Some(s) = error_stats::summary(&mut c.errors) {
+        println!("evaluation minus score: {s}");
+    }
+    if let Some(r) = error_stats::correlation(&c.pairs) {
+        println!("correlation {r:.4}");
+    }
+    Ok(0)
+}
+
+/// Evaluates SFEN lines, or compares with psv scores; the number of bad lines.
+fn evaluate_with<E: Evaluator>(e: &E, a: &Args) -> anyhow::Result<usize> {
+    if a.psv.is_empty() {
+        evaluate_input(e, a.sfen_file.as_ref())
+    } else {
+        report_psv(e, a)
+    }
+}
+
 /// Runs the command; the exit status is non-zero if any line was bad.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let file = a.sfen_file.as_ref();
     let bad = match a.evaluator {
-        Which::Material => evaluate_input(&Material, file)?,
-        Which::Kkpee9 => evaluate_input(&Kkpee9::new(), file)?,
+        Which::Material => evaluate_with(&Material, &a)?,
+        Which::Kkpee9 => evaluate_with(&Kkpee9::new(), &a)?,
         Which::Nnue => {
             let path = a
                 .nnue
                 .as_ref()
                 .context("--evaluator nnue needs --nnue PATH (an nn.bin file)")?;
-            evaluate_input(&Nnue::load(path)?, file)?
+            evaluate_with(&Nnue::load(path)?, &a)?
         }
     };
     if bad > 0 {
@@ -104,6 +181,43 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hayate_records::{PackedSfen, PsvMove16, Record};
+
+    #[test]
+    fn psv_scores_are_compared_with_the_evaluation() {
+        // Three positions scored by Material plus 10, 0 and -20; a fourth scored 5,000.
+        let sfens = [
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1",
+            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL b Bb 5",
+            "lnsgkg1nl/1r5s1/pppppp1pp/6p2/9/2P6/PP1PPPPPP/7R1/LNSGKGSNL w Bb 6",
+            "lnsgkgsnl/1r5b1/ppppppppp/9/9/2P6/PP1PPPPPP/1B5R1/LNSGKGSNL w - 2",
+        ];
+        let mut bytes = Vec::new();
+        for (sfen, offset) in sfens.iter().zip([10, 0, -20, 5000]) {
+            let pos = Position::from_sfen(sfen).unwrap();
+            let score = if offset == 5000 {
+                5000
+            } else {
+                Material.evaluate_once(&pos) + offset
+            };
+            Psv {
+                sfen: PackedSfen::from_position(&pos).unwrap(),
+                score: score as i16,
+                mv: PsvMove16(0),
+                game_ply: 1,
+                game_result: 0,
+                padding: 0,
+            }
+            .encode(&mut bytes);
+        }
+        let path = std::env::temp_dir().join(format!("hayate-eval-psv-{}.psv", std::process::id()));
+        std::fs::write(&path, &bytes).unwrap();
+        let c = compare_psv(&Material, std::slice::from_ref(&path), Some(3000)).unwrap();
+        std::fs::remove_file(&path).unwrap();
+        assert_eq!(c.errors, [-10.0, 0.0, 20.0]);
+        assert_eq!(c.skipped, 1);
+        assert_eq!(c.pairs[1].0, c.pairs[1].1);
+    }
 
     #[test]
     fn every_input_line_gives_one_output_line() {

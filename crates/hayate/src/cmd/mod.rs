@@ -5,6 +5,7 @@ pub mod bench;
 pub mod convert;
 pub mod csa;
 pub mod dataset;
+pub mod error_stats;
 pub mod eval;
 pub mod mate;
 pub mod mcts;

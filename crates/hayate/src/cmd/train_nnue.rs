@@ -118,21 +118,12 @@ fn export_errors(model: &Model, nnbin: &Path, path: &Path) -> anyhow::Result<Vec
 
 /// Prints the distribution of `errors` (eval units).
 fn report_errors(errors: &mut [f32]) {
-    if errors.is_empty() {
-        return;
+    if let Some(s) = super::error_stats::summary(errors) {
+        eprintln!(
+            "exported nn.bin minus float model over {} positions: {s}",
+            errors.len()
+        );
     }
-    errors.sort_by(|a, b| a.abs().total_cmp(&b.abs()));
-    let n = errors.len();
-    let mean = errors.iter().sum::<f32>() / n as f32;
-    let mean_abs = errors.iter().map(|e| e.abs()).sum::<f32>() / n as f32;
-    let at = |q: f64| errors[((n - 1) as f64 * q) as usize].abs();
-    eprintln!(
-        "exported nn.bin minus float model over {n} positions: mean {mean:.2}, mean |e| {mean_abs:.2}, median |e| {:.2}, p90 {:.2}, p99 {:.2}, max {:.2}",
-        at(0.5),
-        at(0.9),
-        at(0.99),
-        at(1.0)
-    );
 }
 
 #[derive(Clone, Copy, clap::ValueEnum)]
