@@ -12,7 +12,7 @@ use hayate_train::nnue::features::{MAX_ROWS, Sample};
 use hayate_train::nnue::loss::LossConfig;
 use hayate_train::nnue::model::{Activations, DENSE_LEN, L1_W, L2_W, Model, OUT_B, OUT_W};
 use hayate_train::nnue::optim::{AdamConfig, AdamState};
-use hayate_train::nnue::step::{StepBuffers, train_step};
+use hayate_train::nnue::step::{StepBuffers, StepOptions, train_step};
 use hayate_train::nnue::{Init, NnueConfig, RunOptions, train};
 use std::sync::OnceLock;
 
@@ -170,7 +170,7 @@ fn first_sparse_step_equals_the_dense_batch_gradient() {
         adam,
         &LOSS,
         &batch,
-        (lr, false),
+        StepOptions::at(lr),
         2,
         &mut StepBuffers::default(),
     );
@@ -215,7 +215,7 @@ fn steps_are_identical_on_one_and_three_threads() {
                     AdamConfig::default(),
                     &LOSS,
                     &batch,
-                    (1e-3, false),
+                    StepOptions::at(1e-3),
                     threads,
                     &mut buf,
                 )
@@ -382,7 +382,7 @@ fn speed() {
             let mut buf = StepBuffers::default();
             let mut pass = || {
                 for batch in data.chunks(batch_size) {
-                    let rate = (1e-3, false);
+                    let rate = StepOptions::at(1e-3);
                     let adam = AdamConfig::default();
                     train_step(&mut m, &mut st, adam, &LOSS, batch, rate, threads, &mut buf);
                 }
@@ -412,7 +412,10 @@ fn quantise_aware_steps_take_the_gradient_on_the_export_grid() {
             AdamConfig::default(),
             &LOSS,
             &batch,
-            (1e-3, qat),
+            StepOptions {
+                quantise_aware: qat,
+                ..StepOptions::at(1e-3)
+            },
             1,
             &mut StepBuffers::default(),
         )
@@ -436,4 +439,48 @@ fn quantise_aware_steps_take_the_gradient_on_the_export_grid() {
     );
     let (mut q, mut f) = (off_grid.clone(), off_grid);
     assert_ne!(step(&mut q, true), step(&mut f, false));
+}
+
+/// With the feature transformer frozen, a step moves the dense layers exactly as a full step
+/// does and leaves every feature-transformer weight (factor rows included) and its moments as
+/// they were.
+#[test]
+fn a_frozen_feature_transformer_stays_while_the_dense_layers_learn() {
+    let batch = samples(200, 21);
+    let step = |m: &mut Model, st: &mut AdamState, freeze_ft: bool| {
+        train_step(
+            m,
+            st,
+            AdamConfig::default(),
+            &LOSS,
+            &batch,
+            StepOptions {
+                freeze_ft,
+                ..StepOptions::at(1e-3)
+            },
+            2,
+            &mut StepBuffers::default(),
+        )
+    };
+    let start = Model::new(13, true);
+    let (mut frozen, mut full) = (start.clone(), start.clone());
+    let (mut st_frozen, mut st_full) = (
+        AdamState::new(start.ft.len()),
+        AdamState::new(start.ft.len()),
+    );
+    assert_eq!(
+        step(&mut frozen, &mut st_frozen, true),
+        step(&mut full, &mut st_full, false)
+    );
+    assert_eq!(frozen.ft, start.ft);
+    assert!(
+        st_frozen
+            .ft_m
+            .iter()
+            .chain(&st_frozen.ft_v)
+            .all(|&x| x == 0.0)
+    );
+    assert_ne!(full.ft, start.ft);
+    assert_eq!(frozen.dense, full.dense);
+    assert_ne!(frozen.dense, start.dense);
 }

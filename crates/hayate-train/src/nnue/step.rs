@@ -219,11 +219,33 @@ fn sparse_step(
     });
 }
 
-/// One Adam step of `m` on `batch` at rate `lr`; returns the batch's mean loss. With
-/// `quantise_aware`, the gradient is taken at the weights rounded as the export rounds them
-/// and applied to the float weights (a straight-through estimate), so that the net learns to
-/// work with the int8 hidden layers it will have.
-// Model, optimiser, data, loss, rate, threads and scratch: each its own role.
+/// How one step trains.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct StepOptions {
+    /// The learning rate.
+    pub lr: f64,
+    /// The gradient is taken at the weights rounded as the export rounds them and applied to
+    /// the float weights (a straight-through estimate), so that the net learns to work with
+    /// the int8 hidden layers it will have.
+    pub quantise_aware: bool,
+    /// The feature transformer (factor rows included) stays as it is; only the hidden and
+    /// output layers learn.
+    pub freeze_ft: bool,
+}
+
+impl StepOptions {
+    /// A plain step at rate `lr`.
+    pub fn at(lr: f64) -> StepOptions {
+        StepOptions {
+            lr,
+            quantise_aware: false,
+            freeze_ft: false,
+        }
+    }
+}
+
+/// One Adam step of `m` on `batch` as `opt` says; returns the batch's mean loss.
+// Model, optimiser, data, loss, options, threads and scratch: each its own role.
 #[allow(clippy::too_many_arguments)]
 pub fn train_step(
     m: &mut Model,
@@ -231,14 +253,14 @@ pub fn train_step(
     adam: AdamConfig,
     loss: &LossConfig,
     batch: &[Sample],
-    (lr, quantise_aware): (f64, bool),
+    opt: StepOptions,
     threads: usize,
     buf: &mut StepBuffers,
 ) -> f64 {
     if batch.is_empty() {
         return 0.0;
     }
-    if quantise_aware {
+    if opt.quantise_aware {
         let mut grid = m.dense.clone();
         round_to_grid(&mut grid);
         let float = std::mem::replace(&mut m.dense, grid);
@@ -253,10 +275,12 @@ pub fn train_step(
             *a += b;
         }
     }
-    let rate = st.begin_step(adam, lr);
+    let rate = st.begin_step(adam, opt.lr);
     st.step_dense(rate, &mut m.dense, &grad);
-    sort_pairs(batch, m.factorised, m.ft.len() / HALF, buf);
-    sparse_step(m, st, rate, buf, threads);
+    if !opt.freeze_ft {
+        sort_pairs(batch, m.factorised, m.ft.len() / HALF, buf);
+        sparse_step(m, st, rate, buf, threads);
+    }
     buf.chunk_loss.iter().sum::<f64>() / batch.len() as f64
 }
 

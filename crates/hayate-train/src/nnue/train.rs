@@ -13,7 +13,7 @@ use super::features::Sample;
 use super::loss::LossConfig;
 use super::model::Model;
 use super::optim::{AdamConfig, AdamState};
-use super::step::{StepBuffers, mean_loss, train_step};
+use super::step::{StepBuffers, StepOptions, mean_loss, train_step};
 use crate::data::EpochOrder;
 use crate::error::TrainError;
 use crate::plot;
@@ -51,6 +51,11 @@ pub struct NnueConfig {
     /// weights (see [`super::step::train_step`]).
     #[serde(default)]
     pub quantise_aware: bool,
+    /// Train the hidden and output layers alone; the feature transformer stays as
+    /// initialised (fine-tuning on few positions, which the transformer's millions of
+    /// weights would memorise).
+    #[serde(default)]
+    pub freeze_ft: bool,
 }
 
 impl Default for NnueConfig {
@@ -70,6 +75,7 @@ impl Default for NnueConfig {
             eval_every: 0,
             checkpoint_every: 0,
             quantise_aware: false,
+            freeze_ft: false,
         }
     }
 }
@@ -299,7 +305,11 @@ pub fn train(
             cfg.adam,
             &cfg.loss,
             &batch,
-            (lr, cfg.quantise_aware),
+            StepOptions {
+                lr,
+                quantise_aware: cfg.quantise_aware,
+                freeze_ft: cfg.freeze_ft,
+            },
             run.threads,
             &mut buf,
         );

@@ -76,6 +76,11 @@ pub struct NnueArgs {
     /// exported net evaluates as the trained one does.
     #[arg(long)]
     quantise_aware: bool,
+    /// Train only the hidden and output layers; the feature transformer (and its factor
+    /// rows) stays as initialised: fine-tuning an --init net on few positions, which the
+    /// transformer's millions of weights would learn by heart
+    #[arg(long)]
+    freeze_ft: bool,
     /// Seed of the initial weights, the validation split and the batch order.
     #[arg(long, default_value_t = 1)]
     seed: u64,
@@ -213,6 +218,7 @@ pub fn run(a: NnueArgs) -> anyhow::Result<()> {
         eval_every: a.eval_every,
         checkpoint_every: a.checkpoint_every,
         quantise_aware: a.quantise_aware,
+        freeze_ft: a.freeze_ft,
     };
     let init = match &a.init {
         Some(p) => Init::Model(Box::new(load_nnbin(p, a.factorised)?)),
