@@ -94,11 +94,13 @@ fn evaluate_input<E: Evaluator>(e: &E, file: Option<&PathBuf>) -> anyhow::Result
 }
 
 /// Evaluation minus score of every psv record (|score| at most `max_score`), with the pairs
-/// (evaluation, score), and the number of records skipped for their score.
+/// (evaluation, score), the number of records skipped for their score and the number of
+/// corrupt records skipped.
 struct Comparison {
     errors: Vec<f32>,
     pairs: Vec<(f64, f64)>,
     skipped: usize,
+    rejected: u64,
 }
 
 fn compare_psv<E: Evaluator>(
@@ -110,13 +112,21 @@ fn compare_psv<E: Evaluator>(
         errors: Vec::new(),
         pairs: Vec::new(),
         skipped: 0,
+        rejected: 0,
     };
     for path in files {
         let f =
             std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
-        let reader = FixedReader::<_, Psv>::new(std::io::BufReader::new(f), ErrorPolicy::Skip);
-        for record in reader {
-            let record = record.with_context(|| format!("reading {}", path.display()))?;
+        let mut reader = FixedReader::<_, Psv>::new(std::io::BufReader::new(f), ErrorPolicy::Skip);
+        for record in reader.by_ref() {
+            let record = match record {
+                Ok(r) => r,
+                Err(e) => {
+                    // A cut-off last record or a read failure: say so, keep what was read.
+                    eprintln!("{}: {e}; the rest of the file is skipped", path.display());
+                    break;
+                }
+            };
             let score = i32::from(record.score);
             if max_score.is_some_and(|m| score.abs() > m) {
                 c.skipped += 1;
@@ -129,6 +139,7 @@ fn compare_psv<E: Evaluator>(
             c.errors.push((v - score) as f32);
             c.pairs.push((f64::from(v), f64::from(score)));
         }
+        c.rejected += reader.rejected();
     }
     Ok(c)
 }
@@ -137,9 +148,10 @@ fn compare_psv<E: Evaluator>(
 fn report_psv<E: Evaluator>(e: &E, a: &Args) -> anyhow::Result<usize> {
     let mut c = compare_psv(e, &a.psv, a.max_score)?;
     println!(
-        "{} positions ({} skipped by --max-score)",
+        "{} positions ({} skipped by --max-score, {} corrupt records skipped)",
         c.errors.len(),
-        c.skipped
+        c.skipped,
+        c.rejected
     );
     if let Some(s) = error_stats::summary(&mut c.errors) {
         println!("evaluation minus score: {s}");
@@ -215,7 +227,7 @@ mod tests {
         let c = compare_psv(&Material, std::slice::from_ref(&path), Some(3000)).unwrap();
         std::fs::remove_file(&path).unwrap();
         assert_eq!(c.errors, [-10.0, 0.0, 20.0]);
-        assert_eq!(c.skipped, 1);
+        assert_eq!((c.skipped, c.rejected), (1, 0));
         assert_eq!(c.pairs[1].0, c.pairs[1].1);
     }
 
