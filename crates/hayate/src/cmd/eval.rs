@@ -93,14 +93,19 @@ fn evaluate_input<E: Evaluator>(e: &E, file: Option<&PathBuf>) -> anyhow::Result
     }
 }
 
-/// Evaluation minus score of every psv record (|score| at most `max_score`), with the pairs
-/// (evaluation, score), the number of records skipped for their score and the number of
-/// corrupt records skipped.
+/// The pair (evaluation, score) of every psv record with |score| at most `max_score`, the
+/// number of records skipped for their score and the number of corrupt records skipped.
 struct Comparison {
-    errors: Vec<f32>,
     pairs: Vec<(f64, f64)>,
     skipped: usize,
     rejected: u64,
+}
+
+impl Comparison {
+    /// Evaluation minus score, per record.
+    fn errors(&self) -> Vec<f32> {
+        self.pairs.iter().map(|&(v, s)| (v - s) as f32).collect()
+    }
 }
 
 fn compare_psv<E: Evaluator>(
@@ -109,7 +114,6 @@ fn compare_psv<E: Evaluator>(
     max_score: Option<i32>,
 ) -> anyhow::Result<Comparison> {
     let mut c = Comparison {
-        errors: Vec::new(),
         pairs: Vec::new(),
         skipped: 0,
         rejected: 0,
@@ -135,9 +139,8 @@ fn compare_psv<E: Evaluator>(
             let pos = record
                 .position()
                 .with_context(|| format!("a record of {}", path.display()))?;
-            let v = e.evaluate_once(&pos);
-            c.errors.push((v - score) as f32);
-            c.pairs.push((f64::from(v), f64::from(score)));
+            c.pairs
+                .push((f64::from(e.evaluate_once(&pos)), f64::from(score)));
         }
         c.rejected += reader.rejected();
     }
@@ -146,14 +149,14 @@ fn compare_psv<E: Evaluator>(
 
 /// Prints the comparison of `e` with the scores of the psv `files`.
 fn report_psv<E: Evaluator>(e: &E, a: &Args) -> anyhow::Result<usize> {
-    let mut c = compare_psv(e, &a.psv, a.max_score)?;
+    let c = compare_psv(e, &a.psv, a.max_score)?;
     println!(
         "{} positions ({} skipped by --max-score, {} corrupt records skipped)",
-        c.errors.len(),
+        c.pairs.len(),
         c.skipped,
         c.rejected
     );
-    if let Some(s) = error_stats::summary(&mut c.errors) {
+    if let Some(s) = error_stats::summary(&mut c.errors()) {
         println!("evaluation minus score: {s}");
     }
     if let Some(r) = error_stats::correlation(&c.pairs) {
@@ -226,7 +229,7 @@ mod tests {
         std::fs::write(&path, &bytes).unwrap();
         let c = compare_psv(&Material, std::slice::from_ref(&path), Some(3000)).unwrap();
         std::fs::remove_file(&path).unwrap();
-        assert_eq!(c.errors, [-10.0, 0.0, 20.0]);
+        assert_eq!(c.errors(), [-10.0, 0.0, 20.0]);
         assert_eq!((c.skipped, c.rejected), (1, 0));
         assert_eq!(c.pairs[1].0, c.pairs[1].1);
     }
