@@ -609,9 +609,13 @@ mod tests {
         const ROUNDS: usize = 16;
         let (backend, sizes) = Recording::new(0);
         let mux = Multiplexer::new(Box::new(backend), 64, Duration::from_secs(5));
-        let workers: Vec<_> = (0..CLIENTS)
-            .map(|t| {
-                let mut client = mux.client();
+        // Every client exists before any thread starts: a client made later would let the
+        // first requests run as "everyone waits" while the others are not yet counted.
+        let clients: Vec<_> = (0..CLIENTS).map(|_| mux.client()).collect();
+        let workers: Vec<_> = clients
+            .into_iter()
+            .enumerate()
+            .map(|(t, mut client)| {
                 let mut batch = batch_of(&positions(t, 2));
                 std::thread::spawn(move || (0..ROUNDS).all(|_| client.evaluate(&mut batch).is_ok()))
             })
@@ -659,9 +663,12 @@ mod tests {
         const CLIENTS: usize = 3;
         let (backend, sizes) = Recording::new(1);
         let mux = Multiplexer::new(Box::new(backend), 64, Duration::from_secs(3600));
-        let workers: Vec<_> = (0..CLIENTS)
-            .map(|t| {
-                let mut client = mux.client();
+        // All clients first (see above): call 1 must hold every client's request.
+        let clients: Vec<_> = (0..CLIENTS).map(|_| mux.client()).collect();
+        let workers: Vec<_> = clients
+            .into_iter()
+            .enumerate()
+            .map(|(t, mut client)| {
                 std::thread::spawn(move || {
                     let game = positions(t, 2);
                     let mut batch = batch_of(&game);
