@@ -77,7 +77,15 @@ fn nnue_incremental_equals_refresh_along_random_games() {
                 played.push(m);
                 if ply % 17 == 5 {
                     n.push_null(&mut st, &pos);
+                    if ply % 2 == 1 {
+                        assert_eq!(n.evaluate(&mut st, &pos), n.evaluate_scratch(&pos));
+                    }
                     n.pop(&mut st);
+                }
+                // The stack computes lazily: skip most evaluations, so that one evaluation
+                // covers several plies (a king move among them, sometimes).
+                if rng.below(4) != 0 {
+                    continue;
                 }
                 let inc = n.evaluate(&mut st, &pos);
                 let scratch = n.evaluate_scratch(&pos);
@@ -91,7 +99,9 @@ fn nnue_incremental_equals_refresh_along_random_games() {
             while let Some(m) = played.pop() {
                 pos.undo_move(m);
                 n.pop(&mut st);
-                assert_eq!(n.evaluate(&mut st, &pos), n.evaluate_scratch(&pos));
+                if rng.below(3) == 0 {
+                    assert_eq!(n.evaluate(&mut st, &pos), n.evaluate_scratch(&pos));
+                }
             }
         }
     }

@@ -83,6 +83,12 @@ impl<const N: usize> Default for FeatureList<N> {
 }
 
 impl<const N: usize> FeatureList<N> {
+    /// No indices.
+    pub const EMPTY: FeatureList<N> = FeatureList {
+        items: [0; N],
+        len: 0,
+    };
+
     /// Appends an index (ignored beyond capacity, which the callers' bounds rule out).
     #[inline(always)]
     pub fn push(&mut self, f: usize) {
@@ -126,6 +132,14 @@ pub struct FeatureDelta {
     pub removed: FeatureList<2>,
     /// Added features.
     pub added: FeatureList<2>,
+}
+
+impl FeatureDelta {
+    /// No change.
+    pub const EMPTY: FeatureDelta = FeatureDelta {
+        removed: FeatureList::EMPTY,
+        added: FeatureList::EMPTY,
+    };
 }
 
 /// The features `m` changes for perspective `p`, whose king did not move; `pos` is the position

@@ -3,6 +3,8 @@
 //!
 //! The instruction set is chosen at run time ([`Isa::detect`]); intrinsics live only here.
 
+use crate::nnue::arch::HALF;
+
 pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]
@@ -53,4 +55,21 @@ impl Isa {
             Isa::Avx2 | Isa::Avx512Vnni => false,
         }
     }
+}
+
+/// Asks the CPU to bring row `f` of the feature weights `w` (`HALF` values a row) into the
+/// cache, so that an update that comes later finds it there. A hint: it changes no result.
+#[inline(always)]
+pub fn prefetch_row(w: &[i16], f: u32) {
+    let start = f as usize * HALF;
+    #[cfg(target_arch = "x86_64")]
+    if let Some(row) = w.get(start..start + HALF) {
+        use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
+        for line in row.chunks_exact(32) {
+            // SAFETY: a prefetch reads no memory and cannot fault; the pointer lies in `row`.
+            unsafe { _mm_prefetch::<_MM_HINT_T0>(line.as_ptr().cast()) };
+        }
+    }
+    #[cfg(not(target_arch = "x86_64"))]
+    let _ = (w, start);
 }
