@@ -7,7 +7,9 @@
 
 use crate::history::{Conts, History};
 use crate::see::{capture_value, see_ge};
-use hayate_core::{Move, Move16, MoveList, Position, Stage as GenStage};
+use hayate_core::{
+    Bitboard, Move, Move16, MoveList, PieceType, Position, Stage as GenStage, attacks,
+};
 
 /// Scores one position's moves and hands them out best first.
 pub struct MovePicker {
@@ -25,6 +27,8 @@ pub struct MovePicker {
     tt: Move,
     refutations: [Move; 3],
     conts: Conts,
+    /// Scale of the threat terms in the quiet ordering, in percent (0: off).
+    threat_pct: i32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -52,6 +56,60 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 /// Picks made by selection before the rest of the quiet moves is sorted.
 const SELECT_FIRST: usize = 3;
 
+/// The squares the opponent attacks with a piece worth less than each class of ours
+/// (Stockfish's `threatByLesser`): lances and knights fear pawns; silvers and gold-likes also
+/// lances and knights; bishops and rooks also silvers and gold-likes; horses and dragons also
+/// bishops and rooks.
+fn threats_by_lesser(pos: &Position) -> [Bitboard; 4] {
+    let them = !pos.side_to_move();
+    let occ = pos.occupied();
+    let mut by = [Bitboard::EMPTY; 4];
+    for sq in pos.pieces(them) {
+        let pt = pos.piece_on(sq).piece_type();
+        if let Some(class) = attacker_class(pt) {
+            by[class] |= attacks(them, pt, sq, occ);
+        }
+    }
+    let minor = by[0] | by[1];
+    let small = minor | by[2];
+    [by[0], minor, small, small | by[3]]
+}
+
+/// The value class of an attacker: 0 pawn, 1 lance or knight, 2 silver or gold-like, 3 bishop
+/// or rook. Kings, horses and dragons are no class: as Stockfish's kings and queens, they count
+/// as a threat to nothing (a horse's attack on a dragon is left out).
+fn attacker_class(pt: PieceType) -> Option<usize> {
+    match pt {
+        PieceType::PAWN => Some(0),
+        PieceType::LANCE | PieceType::KNIGHT => Some(1),
+        PieceType::BISHOP | PieceType::ROOK => Some(3),
+        PieceType::HORSE | PieceType::DRAGON | PieceType::KING => None,
+        _ => Some(2),
+    }
+}
+
+/// Stockfish's threat term of a quiet move: a piece that leaves a square attacked by a lesser
+/// piece gains `weight × 100`, one that goes to such a square loses `weight × 95` (drops only
+/// the latter); pawns and kings get nothing.
+fn threat_score(m: Move, threats: &[Bitboard; 4]) -> i32 {
+    let pt = m.moved_piece().piece_type();
+    let (class, weight) = match pt {
+        PieceType::PAWN | PieceType::KING => return 0,
+        PieceType::LANCE | PieceType::KNIGHT => (0, 144),
+        PieceType::BISHOP | PieceType::ROOK => (2, 256),
+        PieceType::HORSE | PieceType::DRAGON => (3, 517),
+        _ => (1, 144),
+    };
+    let t = threats[class];
+    if t.contains(m.to()) {
+        -95 * weight
+    } else if !m.is_drop() && t.contains(m.from()) {
+        100 * weight
+    } else {
+        0
+    }
+}
+
 /// MVV-LVA: the most valuable victim first, the cheapest attacker among equals.
 #[inline(always)]
 fn mvv_lva(m: Move) -> i32 {
@@ -73,6 +131,7 @@ impl MovePicker {
             tt: Move::NONE,
             refutations: [Move::NONE; 3],
             conts: [0; 5],
+            threat_pct: 0,
         }
     }
 
@@ -85,6 +144,7 @@ impl MovePicker {
         tt_move: Move16,
         refutations: [Move; 3],
         conts: Conts,
+        threat_pct: i32,
     ) {
         self.list.clear();
         self.cur = 0;
@@ -96,6 +156,7 @@ impl MovePicker {
         self.tt = pos.to_move_fast(tt_move).unwrap_or(Move::NONE);
         self.refutations = refutations;
         self.conts = conts;
+        self.threat_pct = threat_pct;
     }
 
     /// Orders captures and pawn/bishop/rook promotions (or all evasions in check) for quiescence.
@@ -149,14 +210,16 @@ impl MovePicker {
         }
     }
 
-    fn score_quiets(&mut self, pos: &Position, history: &History, from: usize) {
+    fn score_quiets(&mut self, pos: &Position, history: &History, from: usize, threats: bool) {
         let us = pos.side_to_move();
+        let threats = (threats && self.threat_pct != 0).then(|| threats_by_lesser(pos));
         for i in from..self.list.len() {
             let m = self.list[i];
             self.scores[i] = if m.is_capture() {
                 mvv_lva(m) * 16 + history.capture(m) / 16
             } else {
-                history.quiet_score(us, m, &self.conts)
+                let t = threats.map_or(0, |t| threat_score(m, &t) * self.threat_pct / 100);
+                history.quiet_score(us, m, &self.conts) + t
             };
         }
     }
@@ -302,7 +365,7 @@ impl MovePicker {
                     self.list.truncate(from);
                     pos.generate(GenStage::Quiets, &mut self.list);
                     self.drop_tried(from, true);
-                    self.score_quiets(pos, history, from);
+                    self.score_quiets(pos, history, from, true);
                     self.cur = from;
                     self.sorted = false;
                     self.stage = Stage::Quiets;
@@ -325,7 +388,7 @@ impl MovePicker {
                 Stage::GenEvasions => {
                     pos.generate(GenStage::Evasions, &mut self.list);
                     self.drop_tried(0, false);
-                    self.score_quiets(pos, history, 0);
+                    self.score_quiets(pos, history, 0, false);
                     for i in 0..self.list.len() {
                         if self.list[i].is_capture() {
                             self.scores[i] += REFUTATION;
@@ -367,6 +430,30 @@ pub fn is_bad_capture_score(s: i32) -> bool {
 mod tests {
     use super::*;
 
+    #[test]
+    fn threat_terms_reward_escapes_and_punish_moves_into_attacks_by_lesser_pieces() {
+        // Black's silver on 5f is attacked by White's pawn on 5e; White's pawn on 2e guards 2f.
+        let pos = Position::from_sfen("4k4/9/9/9/4p2p1/4S4/2P6/9/4K4 b B 1").expect("sfen");
+        let threats = threats_by_lesser(&pos);
+        let score = |usi: &str| {
+            let m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.to_usi() == usi);
+            threat_score(m.expect(usi), &threats)
+        };
+        assert_eq!(score("5f4g"), 100 * 144, "the silver escapes the pawn");
+        assert_eq!(
+            score("B*2f"),
+            -95 * 256,
+            "a bishop dropped where a pawn takes it"
+        );
+        assert_eq!(score("B*4f"), 0, "a bishop dropped on a safe square");
+        assert_eq!(score("7g7f"), 0, "pawns fear nothing lesser");
+        assert_eq!(score("5i4h"), 0, "the king is not scored");
+    }
+
     /// Every legal move comes out exactly once, in and out of check, with or without a TT move.
     #[test]
     fn stages_hand_out_every_legal_move_once() {
@@ -381,10 +468,16 @@ mod tests {
         for sfen in sfens {
             let pos = Position::from_sfen(sfen).expect("sfen");
             let legal = pos.legal_moves();
-            for tt in [Move::NONE, legal[legal.len() / 2]] {
+            for (tt, threat_pct) in [(Move::NONE, 0), (legal[legal.len() / 2], 100)] {
                 let killer = legal[0];
                 let mut p = MovePicker::empty();
-                p.init_main(&pos, tt.to_move16(), [killer, Move::NONE, killer], [0; 5]);
+                p.init_main(
+                    &pos,
+                    tt.to_move16(),
+                    [killer, Move::NONE, killer],
+                    [0; 5],
+                    threat_pct,
+                );
                 let mut seen = Vec::new();
                 while let Some((m, _)) = p.next_move(&pos, &h, false) {
                     assert!(legal.contains(m), "{sfen}: {} not legal", m.to_usi());
@@ -409,7 +502,7 @@ mod tests {
         let pos = Position::from_sfen(sfen).expect("sfen");
         let h = History::new();
         let mut p = MovePicker::empty();
-        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 5]);
+        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 5], 0);
         let mut n = 0;
         while let Some((m, _)) = p.next_move(&pos, &h, true) {
             assert!(m.is_capture() || m.is_promotion(), "{}", m.to_usi());

@@ -114,6 +114,9 @@ search_params! {
     stat_lin: 32, 0, 256;
     /// History bonus: cap.
     stat_max: 2400, 500, 8000;
+    /// Quiet ordering: Stockfish's threat terms (leaving or entering a square attacked by a
+    /// lesser piece), in percent of its weights (0 leaves them out).
+    threat_order: 100, 0, 200;
 }
 
 impl SearchParams {

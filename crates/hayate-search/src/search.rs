@@ -925,6 +925,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             },
             [killers[0], killers[1], counter],
             conts,
+            self.cfg.params.threat_order,
         );
         let tt_capture = picker.tt_move().is_capture();
         let mut best_value = -INFINITE;
