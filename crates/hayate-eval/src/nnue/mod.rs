@@ -81,6 +81,12 @@ pub struct NnueStack {
 }
 
 impl NnueStack {
+    /// The current frame.
+    #[inline(always)]
+    fn current(&self) -> Option<&Frame> {
+        self.top.checked_sub(1).and_then(|i| self.frames.get(i))
+    }
+
     /// Makes room for one more frame and returns (parent, new frame), or `None` at the root.
     #[inline(always)]
     fn grow(&mut self) -> (Option<&Frame>, &mut Frame) {
@@ -362,7 +368,7 @@ impl Evaluator for Nnue {
     #[inline]
     fn evaluate(&self, stack: &mut NnueStack, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
-        let Some(f) = stack.top.checked_sub(1).and_then(|i| stack.frames.get(i)) else {
+        let Some(f) = stack.current() else {
             return self.evaluate_scratch(pos);
         };
         if f.acc.valid {
@@ -374,8 +380,7 @@ impl Evaluator for Nnue {
             }
         }
         stack
-            .frames
-            .get(stack.top - 1)
+            .current()
             .and_then(|f| self.evaluate_accumulator(&f.acc, stm))
             .unwrap_or_else(|| material_stm(pos))
     }
