@@ -107,6 +107,29 @@ fn nnue_incremental_equals_refresh_along_random_games() {
     }
 }
 
+/// `Nnue::updated` (one step at once, outside a stack) equals a refresh along random games.
+#[test]
+fn one_step_updates_equal_refresh_along_random_games() {
+    let mut rng = Lcg(77);
+    let n = net();
+    for _game in 0..4 {
+        let mut pos = Position::startpos();
+        let mut acc = n.refresh(&pos);
+        for _ply in 0..200 {
+            let moves = pos.legal_moves();
+            if moves.is_empty() {
+                break;
+            }
+            let m = moves[rng.below(moves.len())];
+            pos.do_move(m);
+            acc = n.updated(&acc, &pos, m);
+            let full = n.refresh(&pos);
+            assert!(acc.valid && full.valid);
+            assert_eq!(acc.halves, full.halves, "{}", pos.to_sfen());
+        }
+    }
+}
+
 #[test]
 fn every_isa_gives_the_scalar_accumulators_and_outputs() {
     let scalar = net().with_isa(Isa::Scalar).expect("always");

@@ -196,34 +196,6 @@ impl Nnue {
         acc
     }
 
-    /// Writes into `acc` the accumulator after `m` from `parent`, the one before it (`pos` is
-    /// after the move): the mover's half is refreshed when its king moved, every other half
-    /// is updated from the feature delta.
-    fn update_into(&self, parent: &Accumulator, acc: &mut Accumulator, pos: &Position, m: Move) {
-        if !parent.valid {
-            return self.refresh_into(acc, pos);
-        }
-        let mover = m.moved_piece().color();
-        let king_moved = !m.is_drop() && m.moved_piece().piece_type() == PieceType::KING;
-        for p in Color::ALL {
-            if king_moved && p == mover {
-                self.refresh_half(acc, pos, p);
-                continue;
-            }
-            let Some(k) = pos.king_square(p) else {
-                return self.refresh_into(acc, pos);
-            };
-            let d = features::delta(pos, m, p, k);
-            self.update(
-                &mut acc.halves[p.index()],
-                &parent.halves[p.index()],
-                d.removed.as_slice(),
-                d.added.as_slice(),
-            );
-        }
-        acc.valid = true;
-    }
-
     /// Fills `f`, the frame after `m` (`pos` is after the move), lazily: the mover's half is
     /// refreshed at once when its king moved (the walk back stops there), every other half
     /// keeps the move's feature delta for [`Nnue::materialise`].
@@ -261,23 +233,38 @@ impl Nnue {
         }
         for n in from + 1..=top {
             let (below, at) = stack.frames.split_at_mut(n);
-            let (parent, f) = (&below[n - 1], &mut at[0]);
-            let d = f.delta[i];
-            self.update(
-                &mut f.acc.halves[i],
-                &parent.acc.halves[i],
-                d.removed.as_slice(),
-                d.added.as_slice(),
-            );
-            f.computed[i] = true;
+            self.apply_delta(&mut at[0], &below[n - 1].acc.halves[i], i);
         }
     }
 
+    /// Computes half `i` of `f` as `parent` (the same half one ply before) plus `f`'s delta.
+    fn apply_delta(&self, f: &mut Frame, parent: &[i16; HALF], i: usize) {
+        let d = f.delta[i];
+        self.update(
+            &mut f.acc.halves[i],
+            parent,
+            d.removed.as_slice(),
+            d.added.as_slice(),
+        );
+        f.computed[i] = true;
+    }
+
     /// The accumulator after `m` from `parent`, the one before it (`pos` is after the move).
+    /// The mover's half is refreshed when its king moved, every other half is updated from
+    /// the feature delta (the stack's own steps, done at once).
     pub fn updated(&self, parent: &Accumulator, pos: &Position, m: Move) -> Accumulator {
-        let mut acc = Accumulator::INVALID;
-        self.update_into(parent, &mut acc, pos, m);
-        acc
+        if !parent.valid {
+            return self.refresh(pos);
+        }
+        let mut f = Frame::INVALID;
+        self.defer(&mut f, pos, m);
+        for p in Color::ALL {
+            let i = p.index();
+            if !f.computed[i] {
+                self.apply_delta(&mut f, &parent.halves[i], i);
+            }
+        }
+        f.acc
     }
 
     /// The evaluation of an accumulator from the side to move's view (`None` if invalid).
