@@ -56,50 +56,54 @@ const BAD_CAPTURE: i32 = -(1 << 28);
 /// Picks made by selection before the rest of the quiet moves is sorted.
 const SELECT_FIRST: usize = 3;
 
-/// The squares the opponent attacks with a piece worth less than each class of ours
-/// (Stockfish's `threatByLesser`): lances and knights fear pawns; silvers and gold-likes also
-/// lances and knights; bishops and rooks also silvers and gold-likes; horses and dragons also
-/// bishops and rooks.
-fn threats_by_lesser(pos: &Position) -> [Bitboard; 4] {
+/// The value class of a piece type: 0 pawn, 1 lance or knight, 2 silver or gold-like,
+/// 3 bishop or rook, 4 horse or dragon, 5 king.
+fn value_class(pt: PieceType) -> usize {
+    match pt {
+        PieceType::PAWN => 0,
+        PieceType::LANCE | PieceType::KNIGHT => 1,
+        PieceType::BISHOP | PieceType::ROOK => 3,
+        PieceType::HORSE | PieceType::DRAGON => 4,
+        PieceType::KING => 5,
+        _ => 2,
+    }
+}
+
+/// Stockfish's weights of the threat terms, by the moving piece's value class (pawns and kings
+/// get none).
+const THREAT_WEIGHT: [i32; 6] = [0, 144, 144, 256, 517, 0];
+
+/// `[c]`: the squares the opponent attacks with a piece of a value class below `c` (Stockfish's
+/// `threatByLesser`). As Stockfish's queens and kings, horses, dragons and kings threaten
+/// nothing here (a horse's attack on a dragon is left out).
+fn threats_by_lesser(pos: &Position) -> [Bitboard; 5] {
     let them = !pos.side_to_move();
     let occ = pos.occupied();
     let mut by = [Bitboard::EMPTY; 4];
     for sq in pos.pieces(them) {
         let pt = pos.piece_on(sq).piece_type();
-        if let Some(class) = attacker_class(pt) {
-            by[class] |= attacks(them, pt, sq, occ);
+        // Horses, dragons and kings (classes 4 and 5) have no entry.
+        if let Some(b) = by.get_mut(value_class(pt)) {
+            *b |= attacks(them, pt, sq, occ);
         }
     }
-    let minor = by[0] | by[1];
-    let small = minor | by[2];
-    [by[0], minor, small, small | by[3]]
-}
-
-/// The value class of an attacker: 0 pawn, 1 lance or knight, 2 silver or gold-like, 3 bishop
-/// or rook. Kings, horses and dragons are no class: as Stockfish's kings and queens, they count
-/// as a threat to nothing (a horse's attack on a dragon is left out).
-fn attacker_class(pt: PieceType) -> Option<usize> {
-    match pt {
-        PieceType::PAWN => Some(0),
-        PieceType::LANCE | PieceType::KNIGHT => Some(1),
-        PieceType::BISHOP | PieceType::ROOK => Some(3),
-        PieceType::HORSE | PieceType::DRAGON | PieceType::KING => None,
-        _ => Some(2),
+    let mut lesser = [Bitboard::EMPTY; 5];
+    for c in 1..5 {
+        lesser[c] = lesser[c - 1] | by[c - 1];
     }
+    lesser
 }
 
 /// Stockfish's threat term of a quiet move: a piece that leaves a square attacked by a lesser
 /// piece gains `weight × 100`, one that goes to such a square loses `weight × 95` (drops only
-/// the latter); pawns and kings get nothing.
-fn threat_score(m: Move, threats: &[Bitboard; 4]) -> i32 {
-    let pt = m.moved_piece().piece_type();
-    let (class, weight) = match pt {
-        PieceType::PAWN | PieceType::KING => return 0,
-        PieceType::LANCE | PieceType::KNIGHT => (0, 144),
-        PieceType::BISHOP | PieceType::ROOK => (2, 256),
-        PieceType::HORSE | PieceType::DRAGON => (3, 517),
-        _ => (1, 144),
-    };
+/// the latter).
+fn threat_score(m: Move, threats: &[Bitboard; 5]) -> i32 {
+    let class = value_class(m.moved_piece().piece_type());
+    let weight = THREAT_WEIGHT[class];
+    if weight == 0 {
+        return 0;
+    }
+    // Classes 1 to 4 have a weight, and `threats` an entry for each.
     let t = threats[class];
     if t.contains(m.to()) {
         -95 * weight
