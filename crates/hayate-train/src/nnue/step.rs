@@ -228,8 +228,8 @@ pub struct StepOptions {
     /// the float weights (a straight-through estimate), so that the net learns to work with
     /// the int8 hidden layers it will have.
     pub quantise_aware: bool,
-    /// The feature transformer (factor rows included) stays as it is; only the hidden and
-    /// output layers learn.
+    /// The feature transformer's weights (factor rows included) stay as they are; its biases
+    /// (part of the dense parameters), the hidden and the output layers learn.
     pub freeze_ft: bool,
 }
 

@@ -51,8 +51,8 @@ pub struct NnueConfig {
     /// weights (see [`super::step::train_step`]).
     #[serde(default)]
     pub quantise_aware: bool,
-    /// Train the hidden and output layers alone; the feature transformer stays as
-    /// initialised (fine-tuning on few positions, which the transformer's millions of
+    /// Train the dense parameters alone (the transformer's biases, the hidden and output
+    /// layers); the feature transformer's weights stay as initialised (fine-tuning on few positions, which the transformer's millions of
     /// weights would memorise).
     #[serde(default)]
     pub freeze_ft: bool,

@@ -76,8 +76,8 @@ pub struct NnueArgs {
     /// exported net evaluates as the trained one does.
     #[arg(long)]
     quantise_aware: bool,
-    /// Train only the hidden and output layers; the feature transformer (and its factor
-    /// rows) stays as initialised: fine-tuning an --init net on few positions, which the
+    /// Train only the dense parameters (the transformer's 256 biases, the hidden and output
+    /// layers); the feature transformer's weights (and factor rows) stay as initialised: fine-tuning an --init net on few positions, which the
     /// transformer's millions of weights would learn by heart
     #[arg(long)]
     freeze_ft: bool,
