@@ -50,12 +50,9 @@ fn kkpee9_incremental_equals_scratch_along_random_games() {
         lazy.reset(&mut sl, &pos);
         let mut played = Vec::new();
         for _ in 0..300 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
+            let Some(m) = rng.play_random(&mut pos) else {
                 break;
-            }
-            let m = moves[rng.below(moves.len())];
-            pos.do_move(m);
+            };
             inc.push(&mut si, &pos, m);
             lazy.push(&mut sl, &pos, m);
             played.push(m);

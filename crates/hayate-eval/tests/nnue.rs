@@ -67,12 +67,9 @@ fn nnue_incremental_equals_refresh_along_random_games() {
             n.reset(&mut st, &pos);
             let mut played = Vec::new();
             for ply in 0..250 {
-                let moves = pos.legal_moves();
-                if moves.is_empty() {
+                let Some(m) = rng.play_random(&mut pos) else {
                     break;
-                }
-                let m = moves[rng.below(moves.len())];
-                pos.do_move(m);
+                };
                 n.push(&mut st, &pos, m);
                 played.push(m);
                 if ply % 17 == 5 {
@@ -116,12 +113,9 @@ fn one_step_updates_equal_refresh_along_random_games() {
         let mut pos = Position::startpos();
         let mut acc = n.refresh(&pos);
         for _ply in 0..200 {
-            let moves = pos.legal_moves();
-            if moves.is_empty() {
+            let Some(m) = rng.play_random(&mut pos) else {
                 break;
-            }
-            let m = moves[rng.below(moves.len())];
-            pos.do_move(m);
+            };
             acc = n.updated(&acc, &pos, m);
             let full = n.refresh(&pos);
             assert!(acc.valid && full.valid);

@@ -1,6 +1,7 @@
 //! Shared fixtures: the reference positions and expected columns.
 #![allow(dead_code)]
 
+use hayate_core::{Move, Position};
 use std::path::PathBuf;
 
 /// `/work/shared/data/eval/<name>` relative to this crate.
@@ -47,5 +48,16 @@ impl Lcg {
             .wrapping_mul(6364136223846793005)
             .wrapping_add(1442695040888963407);
         (self.0 >> 33) as usize % n
+    }
+
+    /// Plays a random legal move in `pos` and returns it; `None` when there is none.
+    pub fn play_random(&mut self, pos: &mut Position) -> Option<Move> {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            return None;
+        }
+        let m = moves[self.below(moves.len())];
+        pos.do_move(m);
+        Some(m)
     }
 }
