@@ -52,8 +52,8 @@ pub struct NnueConfig {
     #[serde(default)]
     pub quantise_aware: bool,
     /// Train the dense parameters alone (the transformer's biases, the hidden and output
-    /// layers); the feature transformer's weights stay as initialised (fine-tuning on few positions, which the transformer's millions of
-    /// weights would memorise).
+    /// layers); the feature transformer's weights stay as initialised (fine-tuning on few
+    /// positions, which the transformer's millions of weights would memorise).
     #[serde(default)]
     pub freeze_ft: bool,
 }

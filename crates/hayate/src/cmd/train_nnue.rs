@@ -77,8 +77,9 @@ pub struct NnueArgs {
     #[arg(long)]
     quantise_aware: bool,
     /// Train only the dense parameters (the transformer's 256 biases, the hidden and output
-    /// layers); the feature transformer's weights (and factor rows) stay as initialised: fine-tuning an --init net on few positions, which the
-    /// transformer's millions of weights would learn by heart
+    /// layers); the feature transformer's weights (and factor rows) stay as initialised:
+    /// fine-tuning an --init net on few positions, which the transformer's millions of
+    /// weights would learn by heart
     #[arg(long)]
     freeze_ft: bool,
     /// Seed of the initial weights, the validation split and the batch order.
