@@ -1,7 +1,9 @@
 //! Time at byoyomi: every move ends within byoyomi − `NetworkDelay` (the delay capped at a
-//! quarter, as the αβ player does), measured from outside and as the player's own last `info`
-//! reports it, with the real tract backend and with a network slow enough that one batch in
-//! flight at the deadline would overrun it (issue 16, item 11: median 328 ms at byoyomi 300).
+//! quarter; a batch in flight needs more room than the αβ player's stop, so the αβ player's
+//! smaller reserve at short byoyomi is not used here), measured from outside and as the
+//! player's own last `info` reports it, with the real tract backend and with a network slow
+//! enough that one batch in flight at the deadline would overrun it (issue 16, item 11: median
+//! 328 ms at byoyomi 300).
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};

@@ -2,7 +2,8 @@
 //!
 //! Byoyomi is use-it-or-lose-it, so a move may take it all; main time is spread over the moves
 //! expected to remain; a Fischer increment is mostly spent as it comes. A network margin is
-//! always kept back, and a move is never planned to end past the hard deadline.
+//! always kept back (`NetworkDelay`, less at a short deadline), and a move is never planned to end past the hard
+//! deadline.
 
 use hayate_core::Color;
 use hayate_core::player::Limits;
@@ -45,9 +46,8 @@ pub struct TimePlan {
 /// Plans the time for `us` at game ply `ply`.
 pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePlan {
     if let Some(mt) = limits.movetime {
-        let t = mt.saturating_sub(Duration::from_millis(
-            opts.network_delay_ms.min(mt.as_millis() as u64 / 4),
-        ));
+        let mt_ms = mt.as_millis() as u64;
+        let t = Duration::from_millis(mt_ms - reserve(mt_ms, opts.network_delay_ms));
         return TimePlan {
             optimum: Some(t),
             maximum: Some(t),
@@ -72,8 +72,7 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
     let ms = |d: Duration| d.as_millis() as u64;
     // The hard deadline: what the clock allows for this move.
     let hard = ms(remaining) + ms(byoyomi) + ms(inc);
-    let delay = opts.network_delay_ms.min(hard / 4);
-    let hard = hard.saturating_sub(delay);
+    let hard = hard - reserve(hard, opts.network_delay_ms);
     let floor = opts.minimum_thinking_ms.min(hard / 2);
     // Moves still to play from our main time (shogi games run ~120-160 plies).
     let moves_to_go = (60u64.saturating_sub(ply as u64 / 3)).max(16);
@@ -90,6 +89,14 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
         // Byoyomi with (almost) no main time: what is not spent now is lost.
         spend_all: ms(byoyomi) > 0 && ms(remaining) < ms(byoyomi),
     }
+}
+
+/// What is kept back from a deadline of `deadline` ms: `NetworkDelay`, but where that is more
+/// than an eighth of the deadline only an eighth, at least 25 ms (the few ms a search needs to
+/// stop and answer, with room to spare), and never more than a quarter. So byoyomi 1000 thinks
+/// 880 ms, byoyomi 200 thinks 175 ms (a quarter kept back gave 150), and byoyomi 20 still thinks 15 ms.
+fn reserve(deadline: u64, network_delay: u64) -> u64 {
+    network_delay.min((deadline / 8).max(25)).min(deadline / 4)
 }
 
 #[cfg(test)]
@@ -125,7 +132,17 @@ mod tests {
         assert_eq!(
             p.maximum,
             Some(Duration::from_millis(75)),
-            "tiny byoyomi keeps a quarter back"
+            "a short byoyomi keeps 25 ms back"
+        );
+        let p = plan(&limits(0, 200, 0), Color::Black, 1, &TimeOptions::default());
+        assert_eq!(p.maximum, Some(Duration::from_millis(175)));
+        let p = plan(&limits(0, 400, 0), Color::Black, 1, &TimeOptions::default());
+        assert_eq!(p.maximum, Some(Duration::from_millis(350)), "an eighth");
+        let p = plan(&limits(0, 20, 0), Color::Black, 1, &TimeOptions::default());
+        assert_eq!(
+            p.maximum,
+            Some(Duration::from_millis(15)),
+            "a quarter at most"
         );
     }
 
