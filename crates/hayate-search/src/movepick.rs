@@ -27,8 +27,18 @@ pub struct MovePicker {
     tt: Move,
     refutations: [Move; 3],
     conts: Conts,
-    /// Scale of the threat terms in the quiet ordering, in percent (0: off).
-    threat_pct: i32,
+    /// Scales of the threat terms and of the quiet-check bonus in the quiet ordering, in
+    /// percent (0: off).
+    quiet_terms: QuietTerms,
+}
+
+/// The scales of the quiet ordering's terms beside the histories, in percent (0: off).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct QuietTerms {
+    /// Stockfish's threat terms (`threat_score`).
+    pub threat_pct: i32,
+    /// Stockfish's bonus of 16,384 for a direct check that SEE does not lose.
+    pub check_pct: i32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -99,6 +109,23 @@ fn threats_by_lesser(pos: &Position) -> [Bitboard; 5] {
     lesser
 }
 
+/// Order bonus of a quiet direct check (Stockfish's 16,384).
+const CHECK_BONUS: i32 = 16_384;
+/// SEE threshold of a quiet check's bonus: Stockfish's −75 at its pawn of 208, on our 90.
+const CHECK_SEE: i32 = -32;
+
+/// For each piece type, the squares from which one of ours gives check directly (`None`
+/// without the enemy king). The moving piece's own square still blocks sliders here.
+fn check_squares(pos: &Position) -> Option<[Bitboard; PieceType::NUM]> {
+    let them = !pos.side_to_move();
+    let ksq = pos.king_square(them)?;
+    let occ = pos.occupied();
+    Some(std::array::from_fn(|i| match PieceType::from_u8(i as u8) {
+        Some(pt) if pt != PieceType::NONE && pt != PieceType::KING => attacks(them, pt, ksq, occ),
+        _ => Bitboard::EMPTY,
+    }))
+}
+
 /// Stockfish's threat term of a quiet move: a piece that leaves a square attacked by a lesser
 /// piece gains `weight × 100`, one that goes to such a square loses `weight × 95` (drops only
 /// the latter).
@@ -140,7 +167,7 @@ impl MovePicker {
             tt: Move::NONE,
             refutations: [Move::NONE; 3],
             conts: [0; 5],
-            threat_pct: 0,
+            quiet_terms: QuietTerms::default(),
         }
     }
 
@@ -153,7 +180,7 @@ impl MovePicker {
         tt_move: Move16,
         refutations: [Move; 3],
         conts: Conts,
-        threat_pct: i32,
+        quiet_terms: QuietTerms,
     ) {
         self.list.clear();
         self.cur = 0;
@@ -165,7 +192,7 @@ impl MovePicker {
         self.tt = pos.to_move_fast(tt_move).unwrap_or(Move::NONE);
         self.refutations = refutations;
         self.conts = conts;
-        self.threat_pct = threat_pct;
+        self.quiet_terms = quiet_terms;
     }
 
     /// Orders captures and pawn/bishop/rook promotions (or all evasions in check) for quiescence.
@@ -221,14 +248,29 @@ impl MovePicker {
 
     fn score_quiets(&mut self, pos: &Position, history: &History, from: usize, threats: bool) {
         let us = pos.side_to_move();
-        let threats = (threats && self.threat_pct != 0).then(|| threats_by_lesser(pos));
+        let QuietTerms {
+            threat_pct,
+            check_pct,
+        } = self.quiet_terms;
+        let checks = (threats && check_pct != 0)
+            .then(|| check_squares(pos))
+            .flatten();
+        let threats = (threats && threat_pct != 0).then(|| threats_by_lesser(pos));
         for i in from..self.list.len() {
             let m = self.list[i];
             self.scores[i] = if m.is_capture() {
                 mvv_lva(m) * 16 + history.capture(m) / 16
             } else {
-                let t = threats.map_or(0, |t| threat_score(m, &t) * self.threat_pct / 100);
-                history.quiet_score(us, m, &self.conts) + t
+                let t = threats.map_or(0, |t| threat_score(m, &t) * threat_pct / 100);
+                let c = checks.map_or(0, |c| {
+                    let direct = c[m.moved_piece_after().piece_type().index()].contains(m.to());
+                    if direct && see_ge(pos, m, CHECK_SEE) {
+                        CHECK_BONUS * check_pct / 100
+                    } else {
+                        0
+                    }
+                });
+                history.quiet_score(us, m, &self.conts) + t + c
             };
         }
     }
@@ -447,7 +489,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn threat_terms_reward_escapes_and_punish_moves_into_attacks_by_lesser_pieces() {
+    fn threat_terms_and_check_squares_pick_out_the_right_moves() {
         // Black's silver on 5f is attacked by White's pawn on 5e; White's pawn on 2e guards 2f.
         let pos = Position::from_sfen("4k4/9/9/9/4p2p1/4S4/2P6/9/4K4 b B 1").expect("sfen");
         let threats = threats_by_lesser(&pos);
@@ -468,6 +510,21 @@ mod tests {
         assert_eq!(score("B*4f"), 0, "a bishop dropped on a safe square");
         assert_eq!(score("7g7f"), 0, "pawns fear nothing lesser");
         assert_eq!(score("5i4h"), 0, "the king is not scored");
+        let checks = check_squares(&pos).expect("White has a king");
+        let gives_check = |usi: &str| {
+            let m = pos
+                .legal_moves()
+                .iter()
+                .copied()
+                .find(|m| m.to_usi() == usi);
+            let m = m.expect(usi);
+            checks[m.moved_piece_after().piece_type().index()].contains(m.to())
+        };
+        assert!(
+            gives_check("B*3c") && gives_check("B*7c"),
+            "bishop drops on the diagonals"
+        );
+        assert!(!gives_check("B*4f") && !gives_check("5f4g"), "no check");
     }
 
     /// Every legal move comes out exactly once, in and out of check, with or without a TT move.
@@ -492,7 +549,10 @@ mod tests {
                     tt.to_move16(),
                     [killer, Move::NONE, killer],
                     [0; 5],
-                    threat_pct,
+                    QuietTerms {
+                        threat_pct,
+                        check_pct: threat_pct,
+                    },
                 );
                 let mut seen = Vec::new();
                 while let Some((m, _)) = p.next_move(&pos, &h, false) {
@@ -518,7 +578,13 @@ mod tests {
         let pos = Position::from_sfen(sfen).expect("sfen");
         let h = History::new();
         let mut p = MovePicker::empty();
-        p.init_main(&pos, Move16(0), [Move::NONE; 3], [0; 5], 0);
+        p.init_main(
+            &pos,
+            Move16(0),
+            [Move::NONE; 3],
+            [0; 5],
+            QuietTerms::default(),
+        );
         let mut n = 0;
         while let Some((m, _)) = p.next_move(&pos, &h, true) {
             assert!(m.is_capture() || m.is_promotion(), "{}", m.to_usi());

@@ -117,6 +117,9 @@ search_params! {
     /// Quiet ordering: Stockfish's threat terms (leaving or entering a square attacked by a
     /// lesser piece), in percent of its weights (0 leaves them out).
     threat_order: 100, 0, 200;
+    /// Quiet ordering: Stockfish's bonus for a direct check that SEE does not lose, in percent
+    /// of its 16,384 (0 leaves it out).
+    check_order: 100, 0, 200;
 }
 
 impl SearchParams {

@@ -7,7 +7,7 @@
 
 use crate::correction::CorrKeys;
 use crate::history::{CONT_PLIES, ContKey, Conts, History, cont_key};
-use crate::movepick::{MovePicker, is_bad_capture_score};
+use crate::movepick::{MovePicker, QuietTerms, is_bad_capture_score};
 use crate::params::SearchParams;
 use crate::see::{capture_value, see_ge};
 use crate::timeman::TimePlan;
@@ -925,7 +925,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             },
             [killers[0], killers[1], counter],
             conts,
-            self.cfg.params.threat_order,
+            QuietTerms {
+                threat_pct: self.cfg.params.threat_order,
+                check_pct: self.cfg.params.check_order,
+            },
         );
         let tt_capture = picker.tt_move().is_capture();
         let mut best_value = -INFINITE;
