@@ -493,14 +493,15 @@ mod tests {
         // Black's silver on 5f is attacked by White's pawn on 5e; White's pawn on 2e guards 2f.
         let pos = Position::from_sfen("4k4/9/9/9/4p2p1/4S4/2P6/9/4K4 b B 1").expect("sfen");
         let threats = threats_by_lesser(&pos);
-        let score = |usi: &str| {
+        let mv = |usi: &str| {
             let m = pos
                 .legal_moves()
                 .iter()
                 .copied()
                 .find(|m| m.to_usi() == usi);
-            threat_score(m.expect(usi), &threats)
+            m.expect(usi)
         };
+        let score = |usi: &str| threat_score(mv(usi), &threats);
         assert_eq!(score("5f4g"), 100 * 144, "the silver escapes the pawn");
         assert_eq!(
             score("B*2f"),
@@ -512,12 +513,7 @@ mod tests {
         assert_eq!(score("5i4h"), 0, "the king is not scored");
         let checks = check_squares(&pos).expect("White has a king");
         let gives_check = |usi: &str| {
-            let m = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|m| m.to_usi() == usi);
-            let m = m.expect(usi);
+            let m = mv(usi);
             checks[m.moved_piece_after().piece_type().index()].contains(m.to())
         };
         assert!(
