@@ -2,8 +2,8 @@
 //!
 //! Byoyomi is use-it-or-lose-it, so a move may take it all; main time is spread over the moves
 //! expected to remain; a Fischer increment is mostly spent as it comes. A network margin is
-//! always kept back (`NetworkDelay`, less at a short deadline), and a move is never planned to end past the hard
-//! deadline.
+//! always kept back (`NetworkDelay`, less at a short deadline), and a move is never planned to
+//! end past the hard deadline.
 
 use hayate_core::Color;
 use hayate_core::player::Limits;
@@ -94,7 +94,8 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
 /// What is kept back from a deadline of `deadline` ms: `NetworkDelay`, but where that is more
 /// than an eighth of the deadline only an eighth, at least 25 ms (the few ms a search needs to
 /// stop and answer, with room to spare), and never more than a quarter. So byoyomi 1000 thinks
-/// 880 ms, byoyomi 200 thinks 175 ms (a quarter kept back gave 150), and byoyomi 20 still thinks 15 ms.
+/// 880 ms, byoyomi 200 thinks 175 ms (a quarter kept back gave 150), and byoyomi 20 still
+/// thinks 15 ms.
 fn reserve(deadline: u64, network_delay: u64) -> u64 {
     network_delay.min((deadline / 8).max(25)).min(deadline / 4)
 }
