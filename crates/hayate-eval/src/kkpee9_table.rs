@@ -100,8 +100,10 @@ fn fill_rows(out: &mut [i16], kb_range: std::ops::Range<usize>) {
 
 /// Builds the whole table on `threads` threads (each fills a contiguous range of black king squares).
 pub fn build(threads: usize) -> Box<[i16]> {
-    // `vec![0; n]` comes from zeroed pages that the threads fault in while they fill them.
+    // `vec![0; n]` comes from zeroed pages that the threads fault in while they fill them, so
+    // the huge-page hint comes before any is touched.
     let mut table = vec![0i16; ENTRIES].into_boxed_slice();
+    hayate_core::advise_huge_pages(&table);
     let threads = threads.clamp(1, Square::NUM);
     let per = Square::NUM.div_ceil(threads);
     std::thread::scope(|s| {

@@ -242,6 +242,7 @@ fn empty_bucket() -> Bucket {
 fn try_alloc(n: usize) -> Option<Vec<Bucket>> {
     let mut buckets = Vec::new();
     buckets.try_reserve_exact(n).ok()?;
+    hayate_core::advise_huge_pages(buckets.spare_capacity_mut());
     buckets.resize_with(n, empty_bucket);
     Some(buckets)
 }

@@ -159,6 +159,9 @@ impl Network {
         let mut ft_bias = [0i16; HALF];
         r.i16s_into(&mut ft_bias);
         let mut ft_weight = vec![0i16; HALF * INPUTS].into_boxed_slice();
+        // Rows are read by feature index, scattered over 64 MB: the huge-page hint before the
+        // copy touches the pages.
+        hayate_core::advise_huge_pages(&ft_weight);
         r.i16s_into(&mut ft_weight);
         check_hash("network", r.u32(), NET_HASH)?;
         let l1_bias = r.i32s::<HIDDEN>();
