@@ -390,6 +390,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 } else if self.root_moves[0].score < completed[0].score && !completed.is_empty() {
                     self.root_moves = completed;
                 }
+                if self.id == 0 && self.completed_depth > 0 {
+                    // A last line at the stop: the move kept, with the nodes and time spent.
+                    for i in 0..multipv {
+                        self.report_line(i, self.completed_depth, InfoBound::Exact, report);
+                    }
+                }
                 break;
             }
             self.completed_depth = depth;

@@ -46,10 +46,17 @@ fn byoyomi_is_spent_not_saved() {
         ..Limits::default()
     };
     let t0 = Instant::now();
-    let r = engine(0).search(&pos, &limits, &Signals::new(), &mut |_| {});
+    let mut last = None;
+    let r = engine(0).search(&pos, &limits, &Signals::new(), &mut |i| {
+        last = Some((i.nodes, i.time_ms))
+    });
     let used = t0.elapsed();
     assert!(matches!(r.best, BestMove::Move { .. }));
     // The plan is 600 - 120 (NetworkDelay) = 480 ms; a settled best move used to stop at ~40 %.
     assert!(used >= Duration::from_millis(400), "used {used:?}");
     assert!(used <= Duration::from_millis(600), "used {used:?}");
+    // The stop in the middle of an iteration still ends with a line: all the nodes, the time.
+    let (nodes, ms) = last.expect("info lines");
+    assert_eq!(nodes, Some(r.nodes));
+    assert!(ms.is_some_and(|ms| ms >= 400), "last line at {ms:?} ms");
 }
