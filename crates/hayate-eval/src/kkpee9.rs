@@ -14,8 +14,10 @@ use std::sync::Arc;
 pub enum EffectUpdate {
     /// `push` only updates material; `evaluate` computes the effects and sums all 81 squares.
     AtEvaluation,
-    /// `push` computes the effects and updates the table sum for the squares whose effect or
-    /// piece changed (all 81 only when a king moved); `evaluate` is a lookup.
+    /// The first `evaluate` of a frame (or [`Evaluator::prepare`] before its first child)
+    /// computes the effects and updates the parent's table sum for the squares whose effect or
+    /// piece changed (all 81 only when a king moved); later ones are a lookup. A node that is
+    /// never evaluated and has no child (a TT cutoff, say) costs only its material.
     Incremental,
 }
 
@@ -38,7 +40,7 @@ impl std::fmt::Debug for Kkpee9 {
 }
 
 /// One ply of KKPEE9 state.
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug)]
 struct Frame {
     /// Material from Black's view.
     material: i32,
@@ -46,6 +48,10 @@ struct Frame {
     table_sum: i32,
     /// Capped effects of the position (kept only with [`EffectUpdate::Incremental`]).
     effects: CappedEffects,
+    /// The move that led here (`Move::NONE` at the root and after a null move).
+    mv: Move,
+    /// Whether `table_sum` and `effects` are computed.
+    ready: bool,
 }
 
 /// Per-thread KKPEE9 state: one frame per ply, allocated up front.
@@ -158,7 +164,29 @@ impl Kkpee9 {
             material: material_black(pos),
             table_sum: self.full_sum(pos, &effects),
             effects,
+            mv: Move::NONE,
+            ready: true,
         }
+    }
+
+    /// The top frame with its table sum, computed now if it is not yet: from the parent's
+    /// when that one is ready, otherwise from scratch.
+    #[inline]
+    fn ready_top<'a>(&self, stack: &'a mut Kkpee9Stack, pos: &Position) -> Option<&'a Frame> {
+        let n = stack.frames.len();
+        if !stack.frames.last()?.ready {
+            let effects = CappedEffects::compute(pos);
+            let top = &stack.frames[n - 1];
+            let table_sum = match n.checked_sub(2).map(|i| &stack.frames[i]) {
+                Some(parent) if parent.ready && top.mv.is_some() => {
+                    self.updated_sum(parent, &effects, pos, top.mv)
+                }
+                _ => self.full_sum(pos, &effects),
+            };
+            let top = &mut stack.frames[n - 1];
+            (top.table_sum, top.effects, top.ready) = (table_sum, effects, true);
+        }
+        stack.frames.last()
     }
 
     /// The incremental table sum after `m`, from the parent frame's sum and effects.
@@ -217,31 +245,37 @@ impl Evaluator for Kkpee9 {
 
     #[inline]
     fn push(&self, stack: &mut Kkpee9Stack, pos: &Position, m: Move) {
-        let Some(parent) = stack.frames.last().copied() else {
+        let Some(material) = stack.frames.last().map(|f| f.material + material_delta(m)) else {
             stack.frames.push(self.root_frame(pos));
             return;
         };
-        let material = parent.material + material_delta(m);
-        let frame = match self.update {
-            EffectUpdate::AtEvaluation => Frame {
-                material,
-                ..Frame::default()
-            },
-            EffectUpdate::Incremental => {
-                let effects = CappedEffects::compute(pos);
-                Frame {
-                    material,
-                    table_sum: self.updated_sum(&parent, &effects, pos, m),
-                    effects,
-                }
-            }
-        };
-        stack.frames.push(frame);
+        stack.frames.push(Frame {
+            material,
+            table_sum: 0,
+            effects: CappedEffects::default(),
+            mv: m,
+            ready: false,
+        });
+    }
+
+    #[inline]
+    fn prepare(&self, stack: &mut Kkpee9Stack, pos: &Position) {
+        if self.update == EffectUpdate::Incremental {
+            self.ready_top(stack, pos);
+        }
     }
 
     fn push_null(&self, stack: &mut Kkpee9Stack, pos: &Position) {
+        // The same board: the same sum, once the frame below has it (an unready copy would
+        // have to be computed from scratch).
+        if self.update == EffectUpdate::Incremental {
+            self.ready_top(stack, pos);
+        }
         let top = match stack.frames.last() {
-            Some(f) => *f,
+            Some(f) => Frame {
+                mv: Move::NONE,
+                ..*f
+            },
             None => self.root_frame(pos),
         };
         stack.frames.push(top);
@@ -254,12 +288,15 @@ impl Evaluator for Kkpee9 {
 
     #[inline]
     fn evaluate(&self, stack: &mut Kkpee9Stack, pos: &Position) -> i32 {
-        let v = match (stack.frames.last(), self.update) {
-            (Some(f), EffectUpdate::Incremental) => f.material + f.table_sum,
-            (Some(f), EffectUpdate::AtEvaluation) => {
-                f.material + self.full_sum(pos, &CappedEffects::compute(pos))
-            }
-            (None, _) => self.evaluate_black(pos),
+        let v = match self.update {
+            EffectUpdate::Incremental => match self.ready_top(stack, pos) {
+                Some(f) => f.material + f.table_sum,
+                None => self.evaluate_black(pos),
+            },
+            EffectUpdate::AtEvaluation => match stack.frames.last() {
+                Some(f) => f.material + self.full_sum(pos, &CappedEffects::compute(pos)),
+                None => self.evaluate_black(pos),
+            },
         };
         if pos.side_to_move() == Color::Black {
             v

@@ -38,7 +38,8 @@ use hayate_core::{Move, Position};
 ///
 /// The searcher calls [`Evaluator::reset`] at the root, [`Evaluator::push`] right after each
 /// `do_move` (with the position after the move), [`Evaluator::pop`] after each `undo_move`, and
-/// [`Evaluator::evaluate`] whenever it needs a score.
+/// [`Evaluator::evaluate`] whenever it needs a score; [`Evaluator::prepare`] before each
+/// `do_move`, for evaluators that update lazily.
 pub trait Evaluator: Send + Sync + 'static {
     /// Per-thread incremental state.
     type Stack: Send;
@@ -56,6 +57,11 @@ pub trait Evaluator: Send + Sync + 'static {
     fn pop(&self, stack: &mut Self::Stack);
     /// The evaluation of `pos` (the position of the top frame) from the side to move's view.
     fn evaluate(&self, stack: &mut Self::Stack, pos: &Position) -> i32;
+    /// `pos` (the position of the top frame) is about to get a child: an evaluator that
+    /// updates lazily brings the top frame up to date now, while `pos` is at hand. The default
+    /// does nothing.
+    #[inline]
+    fn prepare(&self, _stack: &mut Self::Stack, _pos: &Position) {}
 
     /// One-off evaluation without a search (builds a stack each call: for tools and tests).
     fn evaluate_once(&self, pos: &Position) -> i32 {

@@ -85,6 +85,75 @@ fn kkpee9_incremental_equals_scratch_along_random_games() {
     }
 }
 
+/// The search's pattern: most frames are evaluated, some never (a TT cutoff), some only get
+/// children (`prepare`, as before a move of a node in check), null moves on either kind.
+#[test]
+fn kkpee9_lazy_frames_equal_scratch_whatever_is_skipped() {
+    let k = kkpee9().with_update(EffectUpdate::Incremental);
+    let mut rng = Lcg(11);
+    let view = |pos: &Position, v: i32| match pos.side_to_move() {
+        Color::Black => v,
+        Color::White => -v,
+    };
+    let (mut evaluated, mut from_scratch_parent) = (0, 0);
+    for game in 0..20 {
+        let mut pos = Position::startpos();
+        let mut st = k.new_stack();
+        k.reset(&mut st, &pos);
+        let mut played = Vec::new();
+        let mut prev_skipped = false;
+        for ply in 0..300 {
+            let action = rng.below(6);
+            if action == 0 {
+                k.prepare(&mut st, &pos);
+            }
+            let Some(m) = rng.play_random(&mut pos) else {
+                break;
+            };
+            k.push(&mut st, &pos, m);
+            played.push(m);
+            if action == 1 {
+                // A null move on top, evaluated, then taken back.
+                pos.do_null_move();
+                k.push_null(&mut st, &pos);
+                let want = k.evaluate_black(&pos);
+                assert_eq!(
+                    view(&pos, k.evaluate(&mut st, &pos)),
+                    want,
+                    "null {game} {ply}"
+                );
+                pos.undo_null_move();
+                k.pop(&mut st);
+            }
+            let skip = action == 2 || action == 3;
+            if !skip {
+                let want = k.evaluate_black(&pos);
+                assert_eq!(
+                    view(&pos, k.evaluate(&mut st, &pos)),
+                    want,
+                    "game {game} {ply}"
+                );
+                evaluated += 1;
+                from_scratch_parent += (prev_skipped && action != 0) as u32;
+            }
+            prev_skipped = skip;
+        }
+        // Unwind: frames left unready below must still come out right.
+        while let Some(m) = played.pop() {
+            pos.undo_move(m);
+            k.pop(&mut st);
+            if rng.below(3) == 0 {
+                let want = k.evaluate_black(&pos);
+                assert_eq!(view(&pos, k.evaluate(&mut st, &pos)), want, "unwind {game}");
+            }
+        }
+    }
+    assert!(
+        evaluated > 3000 && from_scratch_parent > 500,
+        "{evaluated} {from_scratch_parent}"
+    );
+}
+
 #[test]
 fn kkpee9_without_a_king_is_material() {
     use hayate_eval::Material;
