@@ -51,6 +51,25 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             }
         }
     }
+    push_board_checks(pos, list, |_| true);
+}
+
+/// Appends the board moves (no drops) of the side to move that give check and that `wanted`
+/// accepts (asked before the check test, so a cheap refusal saves it), in the order
+/// [`generate_checks`] lists them after its drops. The side to move must not be in check.
+pub fn generate_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) -> bool) {
+    debug_assert!(!pos.in_check());
+    push_board_checks(pos, list, wanted);
+}
+
+#[inline(always)]
+fn push_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) -> bool) {
+    let us = pos.side_to_move();
+    let them = !us;
+    let Some(ksq) = pos.king_square(them) else {
+        return;
+    };
+    let occ = pos.occupied();
 
     // Board moves: direct checks land on a checking square of the moved (or promoted) type;
     // a piece shielding the king from one of our sliders checks by moving off the line.
@@ -95,11 +114,10 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             let occ_wo = occ ^ from_bb;
             for to in tos & king_attacks(from) {
                 if !pos.is_attacked_by(them, to, occ_wo) {
-                    push_if_check(
-                        pos,
-                        list,
-                        Move::new_board(from, to, false, pc, pos.piece_on(to)),
-                    );
+                    let m = Move::new_board(from, to, false, pc, pos.piece_on(to));
+                    if wanted(m) && pos.gives_check(m) {
+                        list.push(m);
+                    }
                 }
             }
             continue;
@@ -109,10 +127,16 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         for to in tos {
             let cap = pos.piece_on(to);
             if can_promote && (zone.contains(from) || zone.contains(to)) {
-                push_if_check(pos, list, Move::new_board(from, to, true, pc, cap));
+                let m = Move::new_board(from, to, true, pc, cap);
+                if wanted(m) && pos.gives_check(m) {
+                    list.push(m);
+                }
             }
             if !dead.contains(to) {
-                push_if_check(pos, list, Move::new_board(from, to, false, pc, cap));
+                let m = Move::new_board(from, to, false, pc, cap);
+                if wanted(m) && pos.gives_check(m) {
+                    list.push(m);
+                }
             }
         }
     }
@@ -136,11 +160,4 @@ const fn within(r: usize) -> [u128; 81] {
         a += 1;
     }
     t
-}
-
-#[inline(always)]
-fn push_if_check(pos: &Position, list: &mut MoveList, m: Move) {
-    if pos.gives_check(m) {
-        list.push(m);
-    }
 }

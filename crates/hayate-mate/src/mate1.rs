@@ -4,8 +4,8 @@
 use crate::futile::{Defence, is_mated};
 use hayate_core::attacks::king_attacks;
 use hayate_core::{
-    Bitboard, Move, MoveList, PieceType, Position, Square, attacks, between, dead_ranks,
-    generate_checks,
+    Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
+    generate_board_checks, generate_checks,
 };
 
 /// A move of the side to move that checkmates at once, if there is one.
@@ -14,12 +14,69 @@ use hayate_core::{
 /// `None` when the side to move has no enemy king to mate.
 pub fn mate_in_1(pos: &Position) -> Option<Move> {
     let ksq = pos.king_square(!pos.side_to_move())?;
-    let mut list = MoveList::new();
-    generate_checks(pos, &mut list);
     let free = free_squares(pos, ksq);
+    let mut list = MoveList::new();
+    if pos.in_check() {
+        generate_checks(pos, &mut list);
+    } else {
+        // The drops come first, as `generate_checks` lists them: the same first mate.
+        if let Some(m) = mating_drop(pos, ksq, free) {
+            return Some(m);
+        }
+        generate_board_checks(pos, &mut list, |m| !keeps_a_free_square(pos, m, ksq, free));
+        return list.iter().copied().find(|&m| mates(pos, m, ksq));
+    }
     list.iter().copied().find(|&m| {
         !is_pawn_drop(m) && !keeps_a_free_square(pos, m, ksq, free) && mates(pos, m, ksq)
     })
+}
+
+/// The first drop (in `generate_checks`' order) that mates. Only drops that check and cover
+/// every free square are tried: a square `to` covers `f` when the same piece of the defender's
+/// colour on `f` would attack `to`, so the candidates are a few bitboard intersections instead
+/// of a [`keeps_a_free_square`] test per checking drop. A defender holding a piece that drops
+/// anywhere answers every distant check by interposing, so sliders then only try the squares
+/// next to the king ([`mates`] would refuse the others). Pawn drops never mate.
+fn mating_drop(pos: &Position, ksq: Square, free: Bitboard) -> Option<Move> {
+    let us = pos.side_to_move();
+    let them = !us;
+    let hand = pos.hand(us);
+    if hand.is_empty() {
+        return None;
+    }
+    let occ = pos.occupied();
+    let occ_nk = occ.and_not(Bitboard::from_square(ksq));
+    let empty = Bitboard::ALL.and_not(occ);
+    let their_hand = pos.hand(them);
+    let interposes = [
+        PieceType::SILVER,
+        PieceType::GOLD,
+        PieceType::BISHOP,
+        PieceType::ROOK,
+    ]
+    .into_iter()
+    .any(|pt| their_hand.has(pt));
+    for pt in PieceType::HAND_TYPES {
+        if pt == PieceType::PAWN || !hand.has(pt) {
+            continue;
+        }
+        let mut tos = (attacks(them, pt, ksq, occ) & empty).and_not(dead_ranks(us, pt));
+        for f in free {
+            tos &= attacks(them, pt, f, occ_nk);
+        }
+        if interposes && matches!(pt, PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK) {
+            tos &= king_attacks(ksq);
+        }
+        let pc = Piece::new(us, pt);
+        if let Some(m) = tos
+            .into_iter()
+            .map(|to| Move::new_drop(pc, to))
+            .find(|&m| mates(pos, m, ksq))
+        {
+            return Some(m);
+        }
+    }
+    None
 }
 
 /// Pawn drops never mate legally (打ち歩詰め), so they are not tried.
@@ -271,9 +328,26 @@ mod tests {
         false
     }
 
+    /// The first move of `generate_checks`' list that mates (pawn drops left out): the one
+    /// `mate_in_1` must return, whatever shortcuts it takes (the search's tree depends on it).
+    fn first_in_check_order(pos: &mut Position) -> Option<Move> {
+        let mut list = MoveList::new();
+        generate_checks(pos, &mut list);
+        list.iter()
+            .copied()
+            .filter(|&m| !is_pawn_drop(m))
+            .find(|&m| {
+                pos.do_move(m);
+                let mate = pos.is_checkmate();
+                pos.undo_move(m);
+                mate
+            })
+    }
+
     fn check_answer(pos: &mut Position) {
         let got = mate_in_1(pos);
         assert_eq!(got.is_some(), reference(pos), "{}", pos.to_sfen());
+        assert_eq!(got, first_in_check_order(pos), "{}", pos.to_sfen());
         if let Some(m) = got {
             assert!(pos.is_legal(m));
             pos.do_move(m);
