@@ -212,7 +212,10 @@ impl MoveList {
     #[inline(always)]
     pub fn new() -> MoveList {
         MoveList {
-            moves: [std::mem::MaybeUninit::uninit(); MoveList::CAPACITY],
+            // A `const` block: the plain repeat `[MaybeUninit::uninit(); N]` let LLVM merge the
+            // array with `len: 0` into one 2.4 KB memset at every `new` (seen in mate_in_1, a
+            // fifth of a probe's instructions).
+            moves: [const { std::mem::MaybeUninit::uninit() }; MoveList::CAPACITY],
             len: 0,
         }
     }
