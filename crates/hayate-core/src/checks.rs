@@ -115,9 +115,7 @@ fn push_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) 
             for to in tos & king_attacks(from) {
                 if !pos.is_attacked_by(them, to, occ_wo) {
                     let m = Move::new_board(from, to, false, pc, pos.piece_on(to));
-                    if wanted(m) && pos.gives_check(m) {
-                        list.push(m);
-                    }
+                    push_if_check(pos, list, &wanted, m);
                 }
             }
             continue;
@@ -127,16 +125,15 @@ fn push_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) 
         for to in tos {
             let cap = pos.piece_on(to);
             if can_promote && (zone.contains(from) || zone.contains(to)) {
-                let m = Move::new_board(from, to, true, pc, cap);
-                if wanted(m) && pos.gives_check(m) {
-                    list.push(m);
-                }
+                push_if_check(pos, list, &wanted, Move::new_board(from, to, true, pc, cap));
             }
             if !dead.contains(to) {
-                let m = Move::new_board(from, to, false, pc, cap);
-                if wanted(m) && pos.gives_check(m) {
-                    list.push(m);
-                }
+                push_if_check(
+                    pos,
+                    list,
+                    &wanted,
+                    Move::new_board(from, to, false, pc, cap),
+                );
             }
         }
     }
@@ -160,4 +157,12 @@ const fn within(r: usize) -> [u128; 81] {
         a += 1;
     }
     t
+}
+
+/// Appends `m` when the caller wants it (asked first: it is the cheaper test) and it checks.
+#[inline(always)]
+fn push_if_check(pos: &Position, list: &mut MoveList, wanted: &impl Fn(Move) -> bool, m: Move) {
+    if wanted(m) && pos.gives_check(m) {
+        list.push(m);
+    }
 }
