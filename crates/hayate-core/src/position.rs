@@ -423,65 +423,39 @@ impl Position {
         )
     }
 
-    /// The full key after `m` (legal here), without playing it: a search prefetches the
-    /// child's TT entry with it while it still has work to do before the child.
-    #[inline]
-    pub fn key_after(&self, m: Move) -> u64 {
-        let (board_key, hand_key) = self.keys_after(m);
-        board_key.wrapping_add(hand_key)
-    }
-
-    /// The board and hand keys after `m` (legal here), read off the board before the move.
-    #[inline(always)]
-    fn keys_after(&self, m: Move) -> (u64, u64) {
-        let us = self.side;
-        let st = self.state();
-        let mut board_key = st.board_key ^ zobrist::side();
-        let mut hand_key = st.hand_key;
-        let to = m.to();
-        if m.is_drop() {
-            let pt = m.dropped_type();
-            hand_key = hand_key.wrapping_sub(zobrist::hand(us, pt));
-            board_key ^= zobrist::psq(Piece::new(us, pt), to);
-        } else {
-            let from = m.from();
-            let pc = self.board[from.index()];
-            let captured = self.board[to.index()];
-            if !captured.is_empty() {
-                board_key ^= zobrist::psq(captured, to);
-                let raw = captured.piece_type().unpromoted();
-                hand_key = hand_key.wrapping_add(zobrist::hand(us, raw));
-            }
-            let moved = if m.is_promotion() { pc.promoted() } else { pc };
-            board_key ^= zobrist::psq(pc, from) ^ zobrist::psq(moved, to);
-        }
-        (board_key, hand_key)
-    }
-
     /// Plays `m`, which must be legal in this position (generated here, or checked by
     /// [`Position::is_legal`]). The piece fields of `m` are not trusted: the board is read.
     pub fn do_move(&mut self, m: Move) {
         let us = self.side;
         let them = !us;
         let prev = *self.state();
-        let (board_key, hand_key) = self.keys_after(m);
+        let mut board_key = prev.board_key ^ zobrist::side();
+        let mut hand_key = prev.hand_key;
         let to = m.to();
         let mut captured = Piece::EMPTY;
         if m.is_drop() {
             let pt = m.dropped_type();
+            let pc = Piece::new(us, pt);
             self.hands[us.index()].sub(pt);
-            self.put_piece(Piece::new(us, pt), to);
+            hand_key = hand_key.wrapping_sub(zobrist::hand(us, pt));
+            self.put_piece(pc, to);
+            board_key ^= zobrist::psq(pc, to);
         } else {
             let from = m.from();
             let pc = self.board[from.index()];
             captured = self.board[to.index()];
             if !captured.is_empty() {
                 self.remove_piece(captured, to);
-                self.hands[us.index()].add(captured.piece_type().unpromoted());
+                board_key ^= zobrist::psq(captured, to);
+                let raw = captured.piece_type().unpromoted();
+                self.hands[us.index()].add(raw);
+                hand_key = hand_key.wrapping_add(zobrist::hand(us, raw));
             }
             self.remove_piece(pc, from);
+            board_key ^= zobrist::psq(pc, from);
             let moved = if m.is_promotion() { pc.promoted() } else { pc };
             self.put_piece(moved, to);
+            board_key ^= zobrist::psq(moved, to);
             if pc.piece_type() == PieceType::KING {
                 self.king_sq[us.index()] = to.raw();
             }
