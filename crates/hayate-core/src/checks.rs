@@ -10,10 +10,9 @@ use crate::{Bitboard, Move, MoveList, Piece, PieceType, Position, attacks};
 /// is absent. Pawn drops that would mate are left out (打ち歩詰め), as in the rules core.
 pub fn generate_checks(pos: &Position, list: &mut MoveList) {
     let us = pos.side_to_move();
-    let them = !us;
-    let Some(ksq) = pos.king_square(them) else {
+    if pos.king_square(!us).is_none() {
         return;
-    };
+    }
     if pos.in_check() {
         // Rare in problems: the attacker must answer a check first, so filter its evasions.
         let mut all = MoveList::new();
@@ -25,18 +24,13 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
         }
         return;
     }
-    let occ = pos.occupied();
-    let empty = Bitboard::ALL.and_not(occ);
-
-    // Drops: a piece of ours on a square it attacks the king from is a piece of theirs on
-    // the king's square attacking that square.
     let hand = pos.hand(us);
     if !hand.is_empty() {
         for pt in PieceType::HAND_TYPES {
             if !hand.has(pt) {
                 continue;
             }
-            let mut tos = (attacks(them, pt, ksq, occ) & empty).and_not(dead_ranks(us, pt));
+            let mut tos = drop_check_squares(pos, pt);
             if pt == PieceType::PAWN {
                 tos = tos.and_not(pos.pawn_files(us));
                 if let Some(sq) = tos.lsb()
@@ -51,19 +45,29 @@ pub fn generate_checks(pos: &Position, list: &mut MoveList) {
             }
         }
     }
-    push_board_checks(pos, list, |_| true);
+    generate_board_checks(pos, list, |_| true);
+}
+
+/// The empty squares where a drop of `pt` by the side to move checks the enemy king, the
+/// ranks the piece could never leave excluded (the pawn's file and drop-mate rules are not
+/// applied). A piece of ours on a square it attacks the king from is a piece of theirs on
+/// the king's square attacking that square. Empty without the enemy king.
+#[inline]
+pub fn drop_check_squares(pos: &Position, pt: PieceType) -> Bitboard {
+    let us = pos.side_to_move();
+    let Some(ksq) = pos.king_square(!us) else {
+        return Bitboard::EMPTY;
+    };
+    let occ = pos.occupied();
+    (attacks(!us, pt, ksq, occ) & Bitboard::ALL.and_not(occ)).and_not(dead_ranks(us, pt))
 }
 
 /// Appends the board moves (no drops) of the side to move that give check and that `wanted`
 /// accepts (asked before the check test, so a cheap refusal saves it), in the order
 /// [`generate_checks`] lists them after its drops. The side to move must not be in check.
+#[inline]
 pub fn generate_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) -> bool) {
     debug_assert!(!pos.in_check());
-    push_board_checks(pos, list, wanted);
-}
-
-#[inline(always)]
-fn push_board_checks(pos: &Position, list: &mut MoveList, wanted: impl Fn(Move) -> bool) {
     let us = pos.side_to_move();
     let them = !us;
     let Some(ksq) = pos.king_square(them) else {

@@ -34,7 +34,7 @@ pub mod zobrist;
 
 pub use attacks::{attacks, between, line_through};
 pub use bitboard::{Bitboard, BitboardIter};
-pub use checks::{generate_board_checks, generate_checks};
+pub use checks::{drop_check_squares, generate_board_checks, generate_checks};
 pub use color::Color;
 pub use hand::Hand;
 pub use huge_pages::advise_huge_pages;

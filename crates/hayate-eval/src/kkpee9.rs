@@ -268,9 +268,7 @@ impl Evaluator for Kkpee9 {
     fn push_null(&self, stack: &mut Kkpee9Stack, pos: &Position) {
         // The same board: the same sum, once the frame below has it (an unready copy would
         // have to be computed from scratch).
-        if self.update == EffectUpdate::Incremental {
-            self.ready_top(stack, pos);
-        }
+        self.prepare(stack, pos);
         let top = match stack.frames.last() {
             Some(f) => Frame {
                 mv: Move::NONE,

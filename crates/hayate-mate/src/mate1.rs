@@ -5,7 +5,7 @@ use crate::futile::{Defence, is_mated};
 use hayate_core::attacks::king_attacks;
 use hayate_core::{
     Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
-    generate_board_checks, generate_checks,
+    drop_check_squares, generate_board_checks, generate_checks,
 };
 
 /// A move of the side to move that checkmates at once, if there is one.
@@ -18,17 +18,16 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
     let mut list = MoveList::new();
     if pos.in_check() {
         generate_checks(pos, &mut list);
-    } else {
-        // The drops come first, as `generate_checks` lists them: the same first mate.
-        if let Some(m) = mating_drop(pos, ksq, free) {
-            return Some(m);
-        }
-        generate_board_checks(pos, &mut list, |m| !keeps_a_free_square(pos, m, ksq, free));
-        return list.iter().copied().find(|&m| mates(pos, m, ksq));
+        return list.iter().copied().find(|&m| {
+            !is_pawn_drop(m) && !keeps_a_free_square(pos, m, ksq, free) && mates(pos, m, ksq)
+        });
     }
-    list.iter().copied().find(|&m| {
-        !is_pawn_drop(m) && !keeps_a_free_square(pos, m, ksq, free) && mates(pos, m, ksq)
-    })
+    // The drops come first, as `generate_checks` lists them: the same first mate.
+    if let Some(m) = mating_drop(pos, ksq, free) {
+        return Some(m);
+    }
+    generate_board_checks(pos, &mut list, |m| !keeps_a_free_square(pos, m, ksq, free));
+    list.iter().copied().find(|&m| mates(pos, m, ksq))
 }
 
 /// The first drop (in `generate_checks`' order) that mates. Only drops that check and cover
@@ -44,9 +43,7 @@ fn mating_drop(pos: &Position, ksq: Square, free: Bitboard) -> Option<Move> {
     if hand.is_empty() {
         return None;
     }
-    let occ = pos.occupied();
-    let occ_nk = occ.and_not(Bitboard::from_square(ksq));
-    let empty = Bitboard::ALL.and_not(occ);
+    let occ_nk = pos.occupied().and_not(Bitboard::from_square(ksq));
     let their_hand = pos.hand(them);
     let interposes = [
         PieceType::SILVER,
@@ -60,7 +57,7 @@ fn mating_drop(pos: &Position, ksq: Square, free: Bitboard) -> Option<Move> {
         if pt == PieceType::PAWN || !hand.has(pt) {
             continue;
         }
-        let mut tos = (attacks(them, pt, ksq, occ) & empty).and_not(dead_ranks(us, pt));
+        let mut tos = drop_check_squares(pos, pt);
         for f in free {
             tos &= attacks(them, pt, f, occ_nk);
         }

@@ -393,18 +393,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
                 if self.id == 0 && self.completed_depth > 0 {
                     // A last line at the stop: the move kept, with the nodes and time spent.
-                    for i in 0..multipv {
-                        self.report_line(i, self.completed_depth, InfoBound::Exact, report);
-                    }
+                    self.report_lines(multipv, self.completed_depth, report);
                 }
                 break;
             }
             self.completed_depth = depth;
             completed = self.root_moves.clone();
             if self.id == 0 {
-                for i in 0..multipv {
-                    self.report_line(i, depth, InfoBound::Exact, report);
-                }
+                self.report_lines(multipv, depth, report);
             }
             // Time: stop iterating when the best move has settled and its time is spent.
             let best = self.root_moves[0].mv;
@@ -451,6 +447,13 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let instability = (0.7 + 0.7 * best_changes).min(2.0);
         let falling = (1.0 + f64::from(score_drop) / 250.0).clamp(0.75, 1.5);
         clock.start.elapsed().as_secs_f64() > opt.as_secs_f64() * instability * falling * 0.7
+    }
+
+    /// The `multipv` lines of a finished (or stopped) iteration at `depth`.
+    fn report_lines(&self, multipv: usize, depth: i32, report: &mut dyn FnMut(&Info)) {
+        for i in 0..multipv {
+            self.report_line(i, depth, InfoBound::Exact, report);
+        }
     }
 
     fn report_line(&self, i: usize, depth: i32, bound: InfoBound, report: &mut dyn FnMut(&Info)) {
