@@ -152,6 +152,14 @@ fn mvv_lva(m: Move) -> i32 {
     capture_value(m.captured().piece_type()) * 8 - i32::from(m.moved_piece().piece_type().raw())
 }
 
+/// The main search's capture order, Stockfish's: the captured piece's value (8 × what the
+/// capture gains) plus the capture history, which can lift a capture above one of a better
+/// piece. Quiescence keeps MVV-LVA with the history breaking ties.
+#[inline(always)]
+fn capture_score(m: Move, history: &History) -> i32 {
+    capture_value(m.captured().piece_type()) * 8 + history.capture(m)
+}
+
 impl MovePicker {
     /// An empty picker, to be filled in place (pickers live in per-ply boxes: no 5 KB copies).
     pub fn empty() -> MovePicker {
@@ -242,7 +250,7 @@ impl MovePicker {
     fn score_captures(&mut self, history: &History, from: usize) {
         for i in from..self.list.len() {
             let m = self.list[i];
-            self.scores[i] = mvv_lva(m) * 16 + history.capture(m) / 16;
+            self.scores[i] = capture_score(m, history);
         }
     }
 
@@ -259,7 +267,7 @@ impl MovePicker {
         for i in from..self.list.len() {
             let m = self.list[i];
             self.scores[i] = if m.is_capture() {
-                mvv_lva(m) * 16 + history.capture(m) / 16
+                capture_score(m, history)
             } else {
                 let t = threats.map_or(0, |t| threat_score(m, &t) * threat_pct / 100);
                 let c = checks.map_or(0, |c| {
