@@ -135,6 +135,16 @@ impl History {
         }
     }
 
+    /// Rewards or penalises move `m` in the continuation tables alone.
+    #[inline(always)]
+    pub fn update_cont(&mut self, m: Move, conts: &Conts, bonus: i32) {
+        for (&k, w) in conts.iter().zip(CONT_WEIGHTS) {
+            if k != 0 {
+                gravity(&mut self.cont[k * PIECE_TO + piece_to(m)], bonus * w / 1024);
+            }
+        }
+    }
+
     /// Rewards or penalises a capture.
     #[inline(always)]
     pub fn update_capture(&mut self, m: Move, bonus: i32) {

@@ -120,6 +120,10 @@ search_params! {
     /// Quiet ordering: Stockfish's bonus for a direct check that SEE does not lose, in percent
     /// of its 16,384 (0 leaves it out).
     check_order: 100, 0, 200;
+    /// After an LMR re-search, the move's continuation histories learn its result (a bonus
+    /// when it beat beta, a malus when it stayed at alpha), in percent of the usual bonus
+    /// (Stockfish's post-LMR update; 0: none).
+    post_lmr: 100, 0, 200;
 }
 
 impl SearchParams {

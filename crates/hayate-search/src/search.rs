@@ -1046,6 +1046,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     let nd = new_depth + deeper as i32 - shallower as i32;
                     if nd > d {
                         v = -self.search::<false>(-alpha - 1, -alpha, nd, ply + 1, !cut_node);
+                        if p.post_lmr > 0 && !noisy && !self.aborted() {
+                            // A bonus when it beat beta, a malus when it stayed at alpha.
+                            let sign = i32::from(v >= beta) - i32::from(v <= alpha);
+                            let bonus = sign * p.stat_bonus(nd) * p.post_lmr / 100;
+                            self.history.update_cont(m, &conts, bonus);
+                        }
                     }
                 }
             } else if !PV || move_count > 1 {
