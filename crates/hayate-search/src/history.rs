@@ -128,11 +128,7 @@ impl History {
     #[inline(always)]
     pub fn update_quiet(&mut self, c: Color, m: Move, conts: &Conts, bonus: i32) {
         gravity(&mut self.main[Self::main_idx(c, m)], bonus);
-        for (&k, w) in conts.iter().zip(CONT_WEIGHTS) {
-            if k != 0 {
-                gravity(&mut self.cont[k * PIECE_TO + piece_to(m)], bonus * w / 1024);
-            }
-        }
+        self.update_cont(m, conts, bonus);
     }
 
     /// Rewards or penalises move `m` in the continuation tables alone.
@@ -198,5 +194,22 @@ mod tests {
             h.update_quiet(Color::Black, m, &conts, -2000);
         }
         assert!(h.get(Color::Black, m) < -HISTORY_MAX * 9 / 10);
+    }
+
+    #[test]
+    fn continuation_update_leaves_the_butterfly_alone_and_weighs_each_ply() {
+        let pos = Position::startpos();
+        let moves = pos.legal_moves();
+        let m = moves[0];
+        // Blocks for the moves 1 and 3 plies back (weights 1024 and 512 of 1024).
+        let conts = [cont_key(moves[1]), 0, cont_key(moves[2]), 0, 0];
+        let mut h = History::new();
+        h.update_cont(m, &conts, 1000);
+        assert_eq!(h.get(Color::Black, m), 0);
+        assert_eq!(h.cont(conts[0], m), 1000);
+        assert_eq!(h.cont(conts[2], m), 500);
+        assert_eq!(h.cont(0, m), 0, "the no-move block is never written");
+        h.update_cont(m, &conts, -1000);
+        assert!(h.cont(conts[0], m) < 100);
     }
 }
