@@ -1,9 +1,9 @@
 //! Move ordering in stages, generating only what a node gets to: the TT move (checked without
-//! generation), then captures and promotions (best by MVV plus capture history; SEE is run only
-//! when a capture is about to be tried, and losing ones are put off to the end), then the
-//! killers and the counter-move, then the quiet moves by history (generated only if the node
-//! has not cut and the caller still wants quiets), then the losing captures. In check, all
-//! evasions are generated at once and ordered the same way.
+//! generation), then captures and promotions (best by the captured value plus capture history;
+//! SEE is run only when a capture is about to be tried, and losing ones are put off to the
+//! end), then the killers and the counter-move, then the quiet moves by history (generated
+//! only if the node has not cut and the caller still wants quiets), then the losing captures.
+//! In check, all evasions are generated at once and ordered the same way.
 
 use crate::history::{Conts, History};
 use crate::see::{capture_value, see_ge};
@@ -146,15 +146,9 @@ fn threat_score(m: Move, threats: &[Bitboard; 5]) -> i32 {
     }
 }
 
-/// MVV-LVA: the most valuable victim first, the cheapest attacker among equals.
-#[inline(always)]
-fn mvv_lva(m: Move) -> i32 {
-    capture_value(m.captured().piece_type()) * 8 - i32::from(m.moved_piece().piece_type().raw())
-}
-
-/// The main search's capture order, Stockfish's: the captured piece's value (8 × what the
-/// capture gains) plus the capture history, which can lift a capture above one of a better
-/// piece. Quiescence keeps MVV-LVA with the history breaking ties.
+/// The capture order, Stockfish's, in the main search and quiescence alike: the captured
+/// piece's value (8 × what the capture gains) plus the capture history, which can lift a
+/// capture above one of a better piece.
 #[inline(always)]
 fn capture_score(m: Move, history: &History) -> i32 {
     capture_value(m.captured().piece_type()) * 8 + history.capture(m)
@@ -231,7 +225,7 @@ impl MovePicker {
             self.scores[i] = if m.same(tt_move) {
                 TT_SCORE
             } else if m.is_capture() {
-                mvv_lva(m) * 16 + history.capture(m) / 16
+                capture_score(m, history)
             } else {
                 history.get(us, m) - REFUTATION
             };
@@ -600,5 +594,39 @@ mod tests {
             .filter(|m| m.is_capture() || m.is_promotion())
             .count();
         assert_eq!(n, noisy);
+    }
+
+    /// Quiescence orders captures as the main search does: by the captured value, unless the
+    /// capture history lifts a lesser capture above (MVV-LVA let the history only break ties).
+    #[test]
+    fn quiescence_captures_follow_value_and_capture_history() {
+        // Black's silver on 5d can take the gold on 5c, its pawn on 3e the pawn on 3d.
+        let pos = Position::from_sfen("8k/9/4g4/4S1p2/6P2/9/9/9/K8 b - 1").expect("sfen");
+        let order = |h: &History| {
+            let mut p = MovePicker::empty();
+            p.fill_quiescence(&pos, Move::NONE, h);
+            let mut out = Vec::new();
+            while let Some((m, _)) = p.next_move(&pos, h, false) {
+                out.push(m.to_usi());
+            }
+            out
+        };
+        let mut h = History::new();
+        let first = order(&h);
+        assert_eq!(first.len(), 3);
+        assert_eq!(
+            first[2], "3e3d",
+            "the gold's two captures (with or without promotion) first"
+        );
+        let pawn_takes = pos
+            .legal_moves()
+            .iter()
+            .copied()
+            .find(|m| m.to_usi() == "3e3d")
+            .expect("3e3d");
+        for _ in 0..100 {
+            h.update_capture(pawn_takes, 2000);
+        }
+        assert_eq!(order(&h)[0], "3e3d", "the history lifts the pawn capture");
     }
 }
