@@ -1105,6 +1105,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             best_value = alpha;
         }
         if best_value >= beta && best_move.is_some() {
+            // A non-PV fail high returns a value pulled towards beta, the more the shallower
+            // (Stockfish's): a shallow search's margin above beta is the least trustworthy.
+            if !PV && !is_mate(best_value) && !is_mate(beta) {
+                best_value = (best_value * depth + beta) / (depth + 1);
+            }
             self.update_stats(
                 ply,
                 best_move,
