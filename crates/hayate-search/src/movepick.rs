@@ -495,14 +495,7 @@ mod tests {
         // Black's silver on 5f is attacked by White's pawn on 5e; White's pawn on 2e guards 2f.
         let pos = Position::from_sfen("4k4/9/9/9/4p2p1/4S4/2P6/9/4K4 b B 1").expect("sfen");
         let threats = threats_by_lesser(&pos);
-        let mv = |usi: &str| {
-            let m = pos
-                .legal_moves()
-                .iter()
-                .copied()
-                .find(|m| m.to_usi() == usi);
-            m.expect(usi)
-        };
+        let mv = |usi: &str| pos.parse_usi_move(usi).expect(usi);
         let score = |usi: &str| threat_score(mv(usi), &threats);
         assert_eq!(score("5f4g"), 100 * 144, "the silver escapes the pawn");
         assert_eq!(
@@ -618,12 +611,7 @@ mod tests {
             first[2], "3e3d",
             "the gold's two captures (with or without promotion) first"
         );
-        let pawn_takes = pos
-            .legal_moves()
-            .iter()
-            .copied()
-            .find(|m| m.to_usi() == "3e3d")
-            .expect("3e3d");
+        let pawn_takes = pos.parse_usi_move("3e3d").expect("3e3d");
         for _ in 0..100 {
             h.update_capture(pawn_takes, 2000);
         }
