@@ -124,6 +124,9 @@ search_params! {
     /// when it beat beta, a malus when it stayed at alpha), in percent of the usual bonus
     /// (Stockfish's post-LMR update; 0: none).
     post_lmr: 100, 0, 200;
+    /// LMR: the stat score counts this much less, so a quiet with no history is reduced
+    /// `lmr_offset / lmr_history_div` plies more (Stockfish's constant).
+    lmr_offset: 6000, 0, 20000;
 }
 
 impl SearchParams {
@@ -132,6 +135,13 @@ impl SearchParams {
         let lnd_lnm = (depth as f64).ln() * (move_count as f64).ln();
         ((f64::from(self.lmr_base) + lnd_lnm * 100.0 * 100.0 / f64::from(self.lmr_div)) / 100.0
             * 1024.0) as i32
+    }
+
+    /// How much less LMR reduces a quiet move with history score `stat` (more when negative),
+    /// in 1/1024 plies.
+    #[inline(always)]
+    pub fn stat_reduction_1024(&self, stat: i32) -> i32 {
+        (stat - self.lmr_offset) * 1024 / self.lmr_history_div
     }
 
     /// The history bonus (and malus) of a cutoff at `depth`.
@@ -165,6 +175,16 @@ mod tests {
         assert_eq!((p.rfp_margin, p.get("rfp_margin")), (95, Some(95)));
         assert!(!p.set("nothing", 1));
         assert_eq!(p.get("nothing"), None);
+    }
+
+    #[test]
+    fn a_quiet_without_history_is_reduced_half_a_ply_more() {
+        let p = SearchParams::default();
+        assert_eq!(p.stat_reduction_1024(0), -512);
+        assert_eq!(p.stat_reduction_1024(6000), 0);
+        assert_eq!(p.stat_reduction_1024(18_000), 1024);
+        let none = SearchParams { lmr_offset: 0, ..p };
+        assert_eq!(none.stat_reduction_1024(0), 0);
     }
 
     #[test]

@@ -227,7 +227,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     /// plies.
     #[inline(always)]
     fn stat_reduction_1024(&self, us: Color, m: Move, conts: &Conts) -> i32 {
-        self.history.quiet_score(us, m, conts) * 1024 / self.cfg.params.lmr_history_div
+        self.cfg
+            .params
+            .stat_reduction_1024(self.history.quiet_score(us, m, conts))
     }
 
     /// The LMR table's reduction in whole plies (for the pruning's estimate of the depth).
