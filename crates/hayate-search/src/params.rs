@@ -95,7 +95,7 @@ search_params! {
     lmr_base: 50, 0, 150;
     /// LMR: more reduction at expected cut nodes, in 1/1024 plies.
     lmr_cut: 1024, 0, 4096;
-    /// LMR: one ply less per this much quiet history (more when negative).
+    /// LMR: one ply less per this much quiet history above `lmr_offset` (more below it).
     lmr_history_div: 12000, 2000, 40000;
     /// LMR: re-search one deeper when the reduced result beats the best by this + 2·depth.
     lmr_deeper: 40, 0, 200;
@@ -137,8 +137,8 @@ impl SearchParams {
             * 1024.0) as i32
     }
 
-    /// How much less LMR reduces a quiet move with history score `stat` (more when negative),
-    /// in 1/1024 plies.
+    /// How much less LMR reduces a quiet move with history score `stat`, in 1/1024 plies: a
+    /// score below `lmr_offset` gives a negative value (more reduction).
     #[inline(always)]
     pub fn stat_reduction_1024(&self, stat: i32) -> i32 {
         (stat - self.lmr_offset) * 1024 / self.lmr_history_div

@@ -223,8 +223,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.reductions[(depth.clamp(0, 63) as usize) * 64 + move_count.min(63)]
     }
 
-    /// How much less a quiet move is reduced for its history (more when negative), in 1/1024
-    /// plies.
+    /// How much less a quiet move is reduced for its history, in 1/1024 plies (more reduction
+    /// when its score is below `lmr_offset`).
     #[inline(always)]
     fn stat_reduction_1024(&self, us: Color, m: Move, conts: &Conts) -> i32 {
         self.cfg
