@@ -127,6 +127,9 @@ search_params! {
     /// LMR: the stat score counts this much less, so a quiet with no history is reduced
     /// `lmr_offset / lmr_history_div` plies more (Stockfish's constant).
     lmr_offset: 6000, 0, 20000;
+    /// LMR: this much less reduction per unit of correction the static eval got (the
+    /// correction history's adjustment: an uncertain eval), in 1/1024 plies.
+    lmr_corr: 10, 0, 100;
 }
 
 impl SearchParams {

@@ -1021,6 +1021,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 if cut_node {
                     r += p.lmr_cut;
                 }
+                // An eval the correction history moved far is uncertain: reduce less.
+                r -= (static_eval - raw_eval).abs() * p.lmr_corr;
                 if !improving {
                     r += 1024;
                 }
