@@ -48,7 +48,7 @@ search_params! {
     /// Razoring: margin added per ply.
     razor_depth: 200, 0, 1000;
     /// Reverse futility: margin per ply (less one ply when improving).
-    rfp_margin: 110, 20, 400;
+    rfp_margin: 120, 20, 400;
     /// Reverse futility: applies below this depth.
     rfp_max_depth: 8, 1, 16;
     /// Null move: base reduction.

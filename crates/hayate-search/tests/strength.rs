@@ -210,7 +210,7 @@ fn tuning_options_change_the_search_and_defaults_do_not() {
     };
     let plain = nodes(&[]);
     assert_eq!(
-        nodes(&[("Tune_rfp_margin", "110"), ("Tune_lmr_div", "220")]),
+        nodes(&[("Tune_rfp_margin", "120"), ("Tune_lmr_div", "220")]),
         plain
     );
     assert_ne!(nodes(&[("Tune_rfp_margin", "20")]), plain);
