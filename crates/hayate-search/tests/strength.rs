@@ -209,8 +209,13 @@ fn tuning_options_change_the_search_and_defaults_do_not() {
         p.search(&pos, &limits, &Signals::new(), &mut |_| {}).nodes
     };
     let plain = nodes(&[]);
+    let defaults = hayate_search::params::SearchParams::default();
+    let (rfp, div) = (
+        defaults.rfp_margin.to_string(),
+        defaults.lmr_div.to_string(),
+    );
     assert_eq!(
-        nodes(&[("Tune_rfp_margin", "120"), ("Tune_lmr_div", "220")]),
+        nodes(&[("Tune_rfp_margin", &rfp), ("Tune_lmr_div", &div)]),
         plain
     );
     assert_ne!(nodes(&[("Tune_rfp_margin", "20")]), plain);
