@@ -60,7 +60,7 @@ search_params! {
     /// Singular extensions: from this depth.
     se_min_depth: 6, 4, 12;
     /// Singular extensions: the excluded search's margin below the TT value, per ply.
-    se_margin: 2, 1, 8;
+    se_margin: 1, 1, 8;
     /// Singular extensions: two plies off the PV when this far below the singular beta.
     se_double: 40, 0, 200;
     /// Singular extensions: plies taken off the TT move when it is not singular but its TT
