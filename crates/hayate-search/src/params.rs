@@ -80,7 +80,7 @@ search_params! {
     /// continuation history (the last two moves').
     futility_history_div: 2500, 500, 20000;
     /// SEE pruning of quiets: threshold `-this × lmr_depth²`.
-    see_quiet: 40, 0, 200;
+    see_quiet: 24, 0, 200;
     /// SEE pruning of captures and checks: threshold `-this × depth`.
     see_noisy: 120, 0, 400;
     /// SEE pruning of captures and checks: below this depth.
