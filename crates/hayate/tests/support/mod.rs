@@ -4,8 +4,9 @@
 
 use std::io::{BufRead, BufReader, Write};
 use std::process::{Child, ChildStdin, Command, Stdio};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{Receiver, RecvTimeoutError, channel};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 /// Runs the binary with `args` to success; returns its standard output.
@@ -68,6 +69,45 @@ pub fn tiny_net(dir: &std::path::Path, model: &str) -> String {
 
 /// The engine tests share two cores; timing assertions need them not to compete.
 pub static SERIAL: Mutex<()> = Mutex::new(());
+
+/// How late the test process itself runs: a thread that sleeps 2 ms at a time and keeps the
+/// largest oversleep. A busy machine wakes a sleeper a few ms late; a virtual machine that is
+/// descheduled wakes it as late as the pause. So a move that overruns its time while this
+/// watcher was paused as long was the machine's pause, not the engine's; an overrun with the
+/// watcher on time is the engine's.
+pub struct StallWatch {
+    late_us: Arc<AtomicU64>,
+    stop: Arc<AtomicBool>,
+}
+
+impl StallWatch {
+    pub fn start() -> StallWatch {
+        let late_us = Arc::new(AtomicU64::new(0));
+        let stop = Arc::new(AtomicBool::new(false));
+        let (l, s) = (late_us.clone(), stop.clone());
+        std::thread::spawn(move || {
+            let nap = Duration::from_millis(2);
+            while !s.load(Ordering::Relaxed) {
+                let t = Instant::now();
+                std::thread::sleep(nap);
+                let late = t.elapsed().saturating_sub(nap).as_micros() as u64;
+                l.fetch_max(late, Ordering::Relaxed);
+            }
+        });
+        StallWatch { late_us, stop }
+    }
+
+    /// The longest pause seen since the last call (or the start).
+    pub fn take(&self) -> Duration {
+        Duration::from_micros(self.late_us.swap(0, Ordering::Relaxed))
+    }
+}
+
+impl Drop for StallWatch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
 
 pub struct Engine {
     pub child: Child,
