@@ -101,6 +101,39 @@ impl StallWatch {
     pub fn take(&self) -> Duration {
         Duration::from_micros(self.late_us.swap(0, Ordering::Relaxed))
     }
+
+    /// Starts timing a move: the pauses seen before it are forgotten.
+    pub fn begin(&self) -> Instant {
+        self.take();
+        Instant::now()
+    }
+
+    /// The verdict on a move begun (by [`StallWatch::begin`]) at `t0` that had `limit`.
+    pub fn judge(&self, t0: Instant, limit: Duration) -> Timing {
+        let took = t0.elapsed();
+        let paused = self.take();
+        match took.checked_sub(limit) {
+            None => Timing::OnTime,
+            Some(over) if paused >= over => Timing::MachinePaused { took, paused },
+            Some(_) => Timing::Late { took, paused },
+        }
+    }
+}
+
+/// A move's time against its limit, with the machine's pauses meanwhile considered.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Timing {
+    OnTime,
+    /// Over the limit by no more than the test process itself was paused.
+    MachinePaused {
+        took: Duration,
+        paused: Duration,
+    },
+    /// Over the limit while the test process ran on time: the engine's fault.
+    Late {
+        took: Duration,
+        paused: Duration,
+    },
 }
 
 impl Drop for StallWatch {
