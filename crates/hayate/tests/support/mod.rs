@@ -111,11 +111,17 @@ impl StallWatch {
     /// The verdict on a move begun (by [`StallWatch::begin`]) at `t0` that had `limit`.
     pub fn judge(&self, t0: Instant, limit: Duration) -> Timing {
         let took = t0.elapsed();
+        let Some(over) = took.checked_sub(limit) else {
+            self.take();
+            return Timing::OnTime;
+        };
+        // A pause that ended just now is recorded when the watcher wakes: give it a moment.
+        std::thread::sleep(Duration::from_millis(10));
         let paused = self.take();
-        match took.checked_sub(limit) {
-            None => Timing::OnTime,
-            Some(over) if paused >= over => Timing::MachinePaused { took, paused },
-            Some(_) => Timing::Late { took, paused },
+        if paused >= over {
+            Timing::MachinePaused { took, paused }
+        } else {
+            Timing::Late { took, paused }
         }
     }
 }
