@@ -84,7 +84,10 @@ fn self_play_at_byoyomi_100_every_move_legal_and_on_time() {
     for _ in 0..40 {
         e.send(&format!("position startpos moves {}", moves.join(" ")));
         let t0 = watch.begin();
-        e.send("go btime 0 wtime 0 byoyomi 100");
+        e.send(&format!(
+            "go btime 0 wtime 0 byoyomi {}",
+            byoyomi.as_millis()
+        ));
         let (m, _, lines) = e.bestmove(Duration::from_secs(5));
         slowest = slowest.max(t0.elapsed());
         match watch.judge(t0, byoyomi) {
@@ -395,7 +398,7 @@ fn a_bad_evaluation_file_is_reported_and_the_default_evaluation_plays() {
         // Every go says it again, and searches: the mate in one is found.
         for _ in 0..2 {
             e.send(&format!("position sfen {MATE_IN_ONE}"));
-            e.send("go btime 0 wtime 0 byoyomi 100");
+            e.send("go btime 0 wtime 0 byoyomi 300");
             let (m, _, lines) = e.bestmove(Duration::from_secs(10));
             assert!(
                 lines

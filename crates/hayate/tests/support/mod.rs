@@ -126,6 +126,12 @@ impl StallWatch {
     }
 }
 
+impl Drop for StallWatch {
+    fn drop(&mut self) {
+        self.stop.store(true, Ordering::Relaxed);
+    }
+}
+
 /// A move's time against its limit, with the machine's pauses meanwhile considered.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Timing {
@@ -140,12 +146,6 @@ pub enum Timing {
         took: Duration,
         paused: Duration,
     },
-}
-
-impl Drop for StallWatch {
-    fn drop(&mut self) {
-        self.stop.store(true, Ordering::Relaxed);
-    }
 }
 
 pub struct Engine {
