@@ -97,8 +97,9 @@ impl StallWatch {
         StallWatch { late_us, stop }
     }
 
-    /// The longest pause seen since the last call (or the start).
-    pub fn take(&self) -> Duration {
+    /// The longest pause seen since the last call (or the start). Private: a call between
+    /// `begin` and `judge` would forget the pause that `judge` must see.
+    fn take(&self) -> Duration {
         Duration::from_micros(self.late_us.swap(0, Ordering::Relaxed))
     }
 
