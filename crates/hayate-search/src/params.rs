@@ -130,6 +130,10 @@ search_params! {
     /// LMR: this much less reduction per unit of correction the static eval got (the
     /// correction history's adjustment: an uncertain eval), in 1/1024 plies.
     lmr_corr: 10, 0, 100;
+    /// A move searched at full depth without LMR (a non-PV node's first, a good capture)
+    /// loses a ply when the reduction LMR would give it (two plies more without a TT move, two
+    /// less for the TT move) exceeds this, in 1/1024 plies (YaneuraOu's 2983; 100000: never).
+    full_shallow: 2983, 0, 100000;
 }
 
 impl SearchParams {

@@ -1013,7 +1013,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             self.play(m, ply);
             let mut v;
             let reducible = !noisy || is_bad_capture_score(order_score);
-            if depth >= 2 && move_count > 1 + PV as usize && reducible {
+            let lmr = depth >= 2 && move_count > 1 + PV as usize && reducible;
+            // The reduction LMR gives this move, in 1/1024 plies; a move searched at full
+            // depth loses a ply when it is large.
+            let r = {
                 let mut r = self.reduction_1024(depth, move_count);
                 if PV {
                     r -= 1024;
@@ -1038,6 +1041,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 if !noisy {
                     r -= self.stat_reduction_1024(us, m, &conts);
                 }
+                r
+            };
+            if lmr {
                 let d = (new_depth - r / 1024).clamp(1, new_depth.max(1));
                 self.frames[ply].reduction = new_depth - d;
                 v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, true);
@@ -1059,7 +1065,17 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     }
                 }
             } else if !PV || move_count > 1 {
-                v = -self.search::<false>(-alpha - 1, -alpha, new_depth, ply + 1, !cut_node);
+                // YaneuraOu's and Stockfish's: two plies more of the expected reduction
+                // without a TT move, two less for the TT move itself.
+                let tt_term = if !tt_move.is_some() {
+                    2048
+                } else if m.same(tt_move) {
+                    -2048
+                } else {
+                    0
+                };
+                let d = new_depth - i32::from(r + tt_term > p.full_shallow);
+                v = -self.search::<false>(-alpha - 1, -alpha, d, ply + 1, !cut_node);
             } else {
                 v = -INFINITE;
             }
