@@ -6,15 +6,19 @@
 Reads an arena run (`results.jsonl` and the CSA records). The arena writes each engine's
 centipawn score after its move (`'** N`, Black's view) and leaves it out for a mate score. For
 each game ENGINE (default `new`) lost, it finds the opponent's first move after the opening
-(12 plies) without a score -- the opponent announced a mate -- and ENGINE's own last score
-before it. Prints how many losses had such an announcement, how many of those ENGINE still
+(the record's `'opening: N plies`; opening moves carry no score) without a score -- the
+opponent announced a mate -- and ENGINE's own last score before it. Prints how many losses had such an announcement, how many of those ENGINE still
 thought itself ahead, and the 20 worst as (game id, ply, plies left, ENGINE's last score).
 """
 import json
 import re
 import sys
 
-OPENING_PLIES = 12
+
+def opening_plies(text):
+    """The opening's length the arena wrote into the record (0 without one)."""
+    m = re.search(r"^'opening: (\d+) plies", text, re.M)
+    return int(m.group(1)) if m else 0
 
 
 def moves_with_scores(text):
@@ -46,9 +50,11 @@ def main():
         if g["result"] != opp:
             continue
         losses += 1
-        moves = moves_with_scores(open(f"{run}/{g['record']}").read())
+        text = open(f"{run}/{g['record']}").read()
+        opening = opening_plies(text)
+        moves = moves_with_scores(text)
         for k, (side, score) in enumerate(moves):
-            if k < OPENING_PLIES or side != opp or score is not None:
+            if k < opening or side != opp or score is not None:
                 continue
             mine = [s for sd, s in moves[:k] if sd == me and s is not None]
             blind.append((g["id"], k, len(moves) - k, mine[-1] if mine else None))
