@@ -7,8 +7,9 @@ Reads an arena run (`results.jsonl` and the CSA records). The arena writes each 
 centipawn score after its move (`'** N`, Black's view) and leaves it out for a mate score. For
 each game ENGINE (default `new`) lost, it finds the opponent's first move after the opening
 (the record's `'opening: N plies`; opening moves carry no score) without a score -- the
-opponent announced a mate -- and ENGINE's own last score before it. Prints how many losses had such an announcement, how many of those ENGINE still
-thought itself ahead, and the 20 worst as (game id, ply, plies left, ENGINE's last score).
+opponent announced a mate -- and ENGINE's own last score before it. Prints how many losses had
+such an announcement, how many of those ENGINE still thought itself ahead, and the 20 worst as
+(game id, ply, plies left, ENGINE's last score).
 """
 import json
 import re

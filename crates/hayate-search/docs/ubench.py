@@ -6,9 +6,16 @@ bench's (178,465 at depth 10 at b77b2a3)."""
 import os, re, subprocess, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-BENCH = open(os.path.join(HERE, '..', 'src', 'bench.rs'), encoding='utf-8').read()
-START = 'lnsgkgsnl/1r5b1/ppppppppp/9/9/9/PPPPPPPPP/1B5R1/LNSGKGSNL b - 1'
-SFENS = [START] + re.findall(r'^    "([^"]+)",$', BENCH, re.M)
+CRATES = os.path.join(HERE, '..', '..')
+
+
+def source(path):
+    return open(os.path.join(CRATES, path), encoding='utf-8').read()
+
+
+# The bench's list: `hayate_core::sfen::STARTPOS`, then its literal positions.
+START = re.search(r'pub const STARTPOS: &str = "([^"]+)"', source('hayate-core/src/sfen.rs'))[1]
+SFENS = [START] + re.findall(r'^    "([^"]+)",$', source('hayate-search/src/bench.rs'), re.M)
 
 
 def main():
