@@ -32,21 +32,24 @@ pub struct BenchResult {
     pub elapsed: Duration,
 }
 
-/// Searches every bench position to `depth` with one thread and a fresh 64 MB TT each time,
-/// calling `line` with (index, sfen, nodes, best move) per position.
+/// The bench's options: one thread, a 64 MB TT, everything else the engine's default.
+pub fn options() -> Options {
+    Options {
+        hash_mb: 64,
+        threads: 1,
+        ..Options::default()
+    }
+}
+
+/// Searches every bench position to `depth` with `options` (normally [`options`]) and the
+/// table cleared before each, calling `line` with (index, sfen, nodes, best move) per position.
 pub fn run<E: Evaluator>(
     eval: E,
     depth: u32,
+    options: Options,
     mut line: impl FnMut(usize, &str, u64, String),
 ) -> BenchResult {
-    let mut player = AlphaBeta::with_options(
-        eval,
-        Options {
-            hash_mb: 64,
-            threads: 1,
-            ..Options::default()
-        },
-    );
+    let mut player = AlphaBeta::with_options(eval, options);
     let mut total = BenchResult {
         nodes: 0,
         elapsed: Duration::ZERO,

@@ -176,8 +176,15 @@ fn lazy_smp_threads_search_together_and_answer_legally() {
 
 #[test]
 fn bench_node_count_is_deterministic() {
-    let a = hayate_search::bench::run(Material, 5, |_, _, _, _| {});
-    let b = hayate_search::bench::run(Material, 5, |_, _, _, _| {});
+    let run = || {
+        hayate_search::bench::run(
+            Material,
+            5,
+            hayate_search::bench::options(),
+            |_, _, _, _| {},
+        )
+    };
+    let (a, b) = (run(), run());
     assert_eq!(a.nodes, b.nodes);
     assert!(a.nodes > 1000);
 }

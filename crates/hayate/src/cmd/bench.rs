@@ -1,6 +1,9 @@
 //! `hayate bench`: fixed positions, fixed depth, one thread; last line `nodes N nps X`.
+//! `--option Tune_<name>=<value>` searches with a tuning constant changed (any engine option
+//! is taken, checked as `setoption` checks it).
 
-use hayate_search::bench::{BENCH_DEPTH, run as run_bench};
+use anyhow::anyhow;
+use hayate_search::bench::{BENCH_DEPTH, options, run as run_bench};
 
 /// Arguments of `hayate bench`.
 #[derive(clap::Args)]
@@ -14,10 +17,19 @@ pub struct Args {
     /// The NNUE file for `--evaluator nnue`.
     #[arg(long, default_value = "eval/nn.bin")]
     nnue: std::path::PathBuf,
+    /// An engine option `NAME=VALUE` set before the search, e.g. `Tune_lmr_div=200`
+    /// (repeatable).
+    #[arg(long = "option")]
+    options: Vec<String>,
 }
 
 /// Runs the bench.
 pub fn run(a: Args) -> anyhow::Result<()> {
+    let mut opts = options();
+    for o in &a.options {
+        let (n, v) = super::name_value(o)?;
+        opts.set(n, v).map_err(|e| anyhow!("--option {o:?}: {e}"))?;
+    }
     let line = |i: usize, sfen: &str, nodes: u64, best: String| {
         println!(
             "position {} nodes {nodes} bestmove {best} sfen {sfen}",
@@ -25,18 +37,18 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         );
     };
     let r = match a.evaluator.as_str() {
-        "material" => run_bench(hayate_eval::Material, a.depth, line),
+        "material" => run_bench(hayate_eval::Material, a.depth, opts, line),
         "kkpee9" => {
             let t0 = std::time::Instant::now();
             let eval = hayate_eval::Kkpee9::new();
             println!("kkpee9 table built in {} ms", t0.elapsed().as_millis());
-            run_bench(eval, a.depth, line)
+            run_bench(eval, a.depth, opts, line)
         }
         "nnue" => {
             let t0 = std::time::Instant::now();
             let net = hayate_eval::Nnue::load(&a.nnue)?;
             println!("nnue loaded in {} ms", t0.elapsed().as_millis());
-            run_bench(net, a.depth, line)
+            run_bench(net, a.depth, opts, line)
         }
         other => anyhow::bail!("unknown evaluator {other:?}"),
     };

@@ -56,9 +56,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         .unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     set("DNN_Threads", &dnn_threads.to_string())?;
     for o in &a.options {
-        let (k, v) = o
-            .split_once('=')
-            .ok_or_else(|| anyhow!("--option wants NAME=VALUE, got {o:?}"))?;
+        let (k, v) = super::name_value(o)?;
         set(k, v)?;
     }
     p.prepare().map_err(|e| anyhow!(e))?;

@@ -16,3 +16,13 @@ pub mod train;
 pub mod train_nnue;
 pub mod tune;
 pub mod usi;
+
+/// An `--option NAME=VALUE` argument split at its first `=`, both sides trimmed.
+///
+/// # Errors
+/// When there is no `=`.
+pub fn name_value(o: &str) -> anyhow::Result<(&str, &str)> {
+    o.split_once('=')
+        .map(|(n, v)| (n.trim(), v.trim()))
+        .ok_or_else(|| anyhow::anyhow!("--option {o:?}: expected NAME=VALUE"))
+}

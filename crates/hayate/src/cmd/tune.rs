@@ -127,10 +127,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let mut engine = EngineConfig::new("engine", path);
     engine.go_extra = a.go.clone();
     for o in &a.options {
-        let (n, v) = o
-            .split_once('=')
-            .with_context(|| format!("--option {o:?}: expected NAME=VALUE"))?;
-        engine = engine.option(n.trim(), v.trim());
+        let (n, v) = super::name_value(o)?;
+        engine = engine.option(n, v);
     }
     let openings = match &a.openings {
         Some(p) => parse_openings(
