@@ -1,6 +1,6 @@
 //! A hint that a large table should sit on 2 MiB pages (Linux transparent huge pages).
 //!
-//! The KKPEE9 table (306 MB) and the transposition table are read at scattered addresses: on
+//! The KKPEE9 table and the transposition table are read at scattered addresses: on
 //! 4 KiB pages most of those reads also miss the TLB. `madvise(MADV_HUGEPAGE)` asks the kernel to
 //! back the range with huge pages as it is first touched, so give the hint before the memory is
 //! written. It matters where the THP setting is `madvise` (common on servers); with `always` it

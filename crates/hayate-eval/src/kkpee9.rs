@@ -6,7 +6,7 @@ use crate::Evaluator;
 use crate::effect::CappedEffects;
 use crate::kkpee9_table::{self, KING_PAIR_BLOCK, ROW};
 use crate::material::{material_black, material_delta};
-use hayate_core::{Color, Move, PieceType, Position, Square};
+use hayate_core::{Color, Move, Piece, PieceType, Position, Square};
 use std::sync::Arc;
 
 /// When the effect counts (and the table sum) are brought up to date.
@@ -21,12 +21,14 @@ pub enum EffectUpdate {
     Incremental,
 }
 
-/// The KKPEE9 evaluation. Cloning is cheap: the ≈306 MB table is shared behind an [`Arc`].
+/// The KKPEE9 evaluation. Cloning is cheap: the 9.6 MB table is shared behind an [`Arc`].
 #[derive(Clone)]
 pub struct Kkpee9 {
-    /// `Arc<Box<..>>` rather than `Arc<[i16]>`: converting the built box into an `Arc<[i16]>`
-    /// would copy all 306 MB into a second allocation.
+    /// Packed scores (see [`kkpee9_table`]); `Arc<Box<..>>` rather than `Arc<[i16]>`:
+    /// converting the built box into an `Arc<[i16]>` would copy it.
     table: Arc<Box<[i16]>>,
+    /// The piece term of each piece code.
+    terms: [i32; Piece::NUM],
     update: EffectUpdate,
 }
 
@@ -79,6 +81,7 @@ impl Kkpee9 {
     pub fn with_threads(threads: usize, update: EffectUpdate) -> Kkpee9 {
         Kkpee9 {
             table: Arc::new(kkpee9_table::build(threads)),
+            terms: kkpee9_table::piece_terms(),
             update,
         }
     }
@@ -87,6 +90,7 @@ impl Kkpee9 {
     pub fn with_update(&self, update: EffectUpdate) -> Kkpee9 {
         Kkpee9 {
             table: Arc::clone(&self.table),
+            terms: self.terms,
             update,
         }
     }
@@ -102,7 +106,8 @@ impl Kkpee9 {
     /// If an index is out of range (`kb`, `kw`, `sq` < 81, `m1`, `m2` < 3, `pc` < 32).
     pub fn entry(&self, kb: usize, kw: usize, sq: usize, m1: usize, m2: usize, pc: usize) -> i16 {
         assert!(kb < 81 && kw < 81 && sq < 81 && m1 < 3 && m2 < 3 && pc < 32);
-        self.table[(kb * 81 + kw) * KING_PAIR_BLOCK + sq * ROW + m1 * 96 + m2 * 32 + pc]
+        let packed = self.table[(kb * 81 + kw) * KING_PAIR_BLOCK + sq * ROW + m1 * 3 + m2];
+        kkpee9_table::entry(packed, self.terms[pc]) as i16
     }
 
     /// The block of both kings' squares, or `None` when a king is missing (mate problems):
@@ -117,10 +122,10 @@ impl Kkpee9 {
 
     /// The entry of square `sq` in a king block, given effects and the piece code.
     #[inline(always)]
-    fn lookup(block: &[i16], e: &CappedEffects, sq: usize, pc: usize) -> i32 {
+    fn lookup(&self, block: &[i16], e: &CappedEffects, sq: usize, pc: usize) -> i32 {
         let m1 = e.count(Color::Black, sq);
         let m2 = e.count(Color::White, sq);
-        block[sq * ROW + m1 * 96 + m2 * 32 + pc] as i32
+        kkpee9_table::entry(block[sq * ROW + m1 * 3 + m2], self.terms[pc])
     }
 
     /// Σ over all squares of the table entries (Black's view).
@@ -146,8 +151,8 @@ impl Kkpee9 {
             for (i, pc) in board[first..last].iter().enumerate() {
                 let m1 = ((b1 >> i) & 1) + ((b2 >> i) & 1);
                 let m2 = ((w1 >> i) & 1) + ((w2 >> i) & 1);
-                let at = (first + i) * ROW + m1 as usize * 96 + m2 as usize * 32 + pc.index();
-                s += block[at] as i32;
+                let at = (first + i) * ROW + m1 as usize * 3 + m2 as usize;
+                s += kkpee9_table::entry(block[at], self.terms[pc.index()]);
             }
         }
         s
@@ -218,8 +223,8 @@ impl Kkpee9 {
                 now
             };
             let i = sq.index();
-            s -= Self::lookup(block, &parent.effects, i, before.index());
-            s += Self::lookup(block, effects, i, now.index());
+            s -= self.lookup(block, &parent.effects, i, before.index());
+            s += self.lookup(block, effects, i, now.index());
         }
         s
     }

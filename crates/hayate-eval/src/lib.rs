@@ -4,7 +4,7 @@
 //! stack owned by the searcher, one frame per ply, never in globals.
 //!
 //! - [`Material`]: piece values.
-//! - [`Kkpee9`]: material plus a 306 MB effect table built from formulas by [`Kkpee9::new`]
+//! - [`Kkpee9`]: material plus a 9.6 MB effect table built from formulas by [`Kkpee9::new`]
 //!   (call it once at `isready`; clones share the table).
 //! - [`Nnue`]: HalfKP 256x2-32-32 `nn.bin` files, loaded by [`Nnue::load`]; kernels for
 //!   scalar, AVX2 and AVX-512 VNNI chosen at run time ([`Isa`]), all bit-identical.

@@ -7,7 +7,7 @@ use hayate_core::{Color, Position};
 use hayate_eval::{EffectUpdate, Evaluator, Kkpee9};
 use std::sync::OnceLock;
 
-/// One table per test binary: it is ≈306 MB.
+/// One table per test binary: it takes a moment to build.
 fn kkpee9() -> &'static Kkpee9 {
     static K: OnceLock<Kkpee9> = OnceLock::new();
     K.get_or_init(Kkpee9::new)

@@ -19,7 +19,7 @@ use std::path::PathBuf;
 pub enum Which {
     /// Piece values only.
     Material,
-    /// The KKPEE9 effect tables (built at start-up, ≈306 MB).
+    /// The KKPEE9 effect tables (built at start-up, 9.6 MB).
     Kkpee9,
     /// An NNUE HalfKP `nn.bin` (needs --nnue).
     Nnue,
