@@ -3,7 +3,7 @@
 //! evaluation function" part 7). It needs no file, which makes it the default evaluation.
 
 use crate::Evaluator;
-use crate::effect::CappedEffects;
+use crate::effect::{CappedEffects, EffectCounts};
 use crate::kkpee9_table::{self, KING_PAIR_BLOCK, ROW};
 use crate::material::{material_black, material_delta};
 use hayate_core::{Color, Move, Piece, PieceType, Position, Square};
@@ -15,9 +15,10 @@ pub enum EffectUpdate {
     /// `push` only updates material; `evaluate` computes the effects and sums all 81 squares.
     AtEvaluation,
     /// The first `evaluate` of a frame (or [`Evaluator::prepare`] before its first child)
-    /// computes the effects and updates the parent's table sum for the squares whose effect or
-    /// piece changed (all 81 only when a king moved); later ones are a lookup. A node that is
-    /// never evaluated and has no child (a TT cutoff, say) costs only its material.
+    /// updates the parent's effect counts by the attack sets the move changed, and the
+    /// parent's table sum for the squares whose capped count or piece changed (all 81 only
+    /// when a king moved); later ones are a lookup. A node that is never evaluated and has no
+    /// child (a TT cutoff, say) costs only its material.
     Incremental,
 }
 
@@ -48,11 +49,11 @@ struct Frame {
     material: i32,
     /// The table sum from Black's view (kept only with [`EffectUpdate::Incremental`]).
     table_sum: i32,
-    /// Capped effects of the position (kept only with [`EffectUpdate::Incremental`]).
-    effects: CappedEffects,
+    /// Effect counts of the position (kept only with [`EffectUpdate::Incremental`]).
+    counts: EffectCounts,
     /// The move that led here (`Move::NONE` at the root and after a null move).
     mv: Move,
-    /// Whether `table_sum` and `effects` are computed.
+    /// Whether `table_sum` and `counts` are computed.
     ready: bool,
 }
 
@@ -120,14 +121,6 @@ impl Kkpee9 {
         self.table.get(start..start + KING_PAIR_BLOCK)
     }
 
-    /// The entry of square `sq` in a king block, given effects and the piece code.
-    #[inline(always)]
-    fn lookup(&self, block: &[i16], e: &CappedEffects, sq: usize, pc: usize) -> i32 {
-        let m1 = e.count(Color::Black, sq);
-        let m2 = e.count(Color::White, sq);
-        kkpee9_table::entry(block[sq * ROW + m1 * 3 + m2], self.terms[pc])
-    }
-
     /// Σ over all squares of the table entries (Black's view).
     #[inline]
     fn full_sum(&self, pos: &Position, e: &CappedEffects) -> i32 {
@@ -135,23 +128,11 @@ impl Kkpee9 {
             return 0;
         };
         let board = pos.board();
-        // Walk the two 64-bit words of the bitboards separately: a u64 shift per square is
-        // one instruction, a u128 shift several.
-        let words = |shift: u32| {
-            [
-                (e.one[0] >> shift) as u64,
-                (e.two[0] >> shift) as u64,
-                (e.one[1] >> shift) as u64,
-                (e.two[1] >> shift) as u64,
-            ]
-        };
         let mut s = 0;
-        for (first, last, shift) in [(0usize, 64usize, 0u32), (64, Square::NUM, 64)] {
-            let [b1, b2, w1, w2] = words(shift);
+        for (half, first, last) in [(0, 0, 64), (1, 64, Square::NUM)] {
+            let w = Words::of(e, half);
             for (i, pc) in board[first..last].iter().enumerate() {
-                let m1 = ((b1 >> i) & 1) + ((b2 >> i) & 1);
-                let m2 = ((w1 >> i) & 1) + ((w2 >> i) & 1);
-                let at = (first + i) * ROW + m1 as usize * 3 + m2 as usize;
+                let at = (first + i) * ROW + w.cell(i as u32);
                 s += kkpee9_table::entry(block[at], self.terms[pc.index()]);
             }
         }
@@ -164,32 +145,36 @@ impl Kkpee9 {
     }
 
     fn root_frame(&self, pos: &Position) -> Frame {
-        let effects = CappedEffects::compute(pos);
+        let counts = EffectCounts::compute(pos);
         Frame {
             material: material_black(pos),
-            table_sum: self.full_sum(pos, &effects),
-            effects,
+            table_sum: self.full_sum(pos, &counts.capped()),
+            counts,
             mv: Move::NONE,
             ready: true,
         }
     }
 
-    /// The top frame with its table sum, computed now if it is not yet: from the parent's
-    /// when that one is ready, otherwise from scratch.
+    /// The top frame with its effect counts and table sum, computed now if they are not yet:
+    /// from the parent's when that one is ready, otherwise from scratch.
     #[inline]
     fn ready_top<'a>(&self, stack: &'a mut Kkpee9Stack, pos: &Position) -> Option<&'a Frame> {
         let n = stack.frames.len();
         if !stack.frames.last()?.ready {
-            let effects = CappedEffects::compute(pos);
             let top = &stack.frames[n - 1];
-            let table_sum = match n.checked_sub(2).map(|i| &stack.frames[i]) {
+            let (counts, table_sum) = match n.checked_sub(2).map(|i| &stack.frames[i]) {
                 Some(parent) if parent.ready && top.mv.is_some() => {
-                    self.updated_sum(parent, &effects, pos, top.mv)
+                    let counts = parent.counts.after_move(pos, top.mv);
+                    let sum = self.updated_sum(parent, &counts.capped(), pos, top.mv);
+                    (counts, sum)
                 }
-                _ => self.full_sum(pos, &effects),
+                _ => {
+                    let counts = EffectCounts::compute(pos);
+                    (counts, self.full_sum(pos, &counts.capped()))
+                }
             };
             let top = &mut stack.frames[n - 1];
-            (top.table_sum, top.effects, top.ready) = (table_sum, effects, true);
+            (top.table_sum, top.counts, top.ready) = (table_sum, counts, true);
         }
         stack.frames.last()
     }
@@ -204,7 +189,8 @@ impl Kkpee9 {
             return 0;
         };
         let to = m.to();
-        let mut changed = effects.changed(&parent.effects);
+        let before = parent.counts.capped();
+        let mut changed = effects.changed(&before);
         changed.set(to);
         let from = if m.is_drop() {
             None
@@ -213,20 +199,47 @@ impl Kkpee9 {
             Some(m.from())
         };
         let mut s = parent.table_sum;
-        for sq in changed.iter() {
-            let now = pos.piece_on(sq);
-            let before = if Some(sq) == from {
-                m.moved_piece()
-            } else if sq == to {
-                m.captured()
-            } else {
-                now
-            };
-            let i = sq.index();
-            s -= self.lookup(block, &parent.effects, i, before.index());
-            s += self.lookup(block, effects, i, now.index());
+        for half in 0..2 {
+            let (was_w, now_w) = (Words::of(&before, half), Words::of(effects, half));
+            let mut bits = (changed.0 >> (64 * half)) as u64;
+            while bits != 0 {
+                let i = bits.trailing_zeros();
+                bits &= bits - 1;
+                let sq = Square::new((64 * half + i as usize) as u8);
+                let now = pos.piece_on(sq);
+                let was = if Some(sq) == from {
+                    m.moved_piece()
+                } else if sq == to {
+                    m.captured()
+                } else {
+                    now
+                };
+                let row = sq.index() * ROW;
+                s -= kkpee9_table::entry(block[row + was_w.cell(i)], self.terms[was.index()]);
+                s += kkpee9_table::entry(block[row + now_w.cell(i)], self.terms[now.index()]);
+            }
         }
         s
+    }
+}
+
+/// One 64-bit half of capped effects (squares 0–63 or 64–80): Black's "at least one" and "at
+/// least two", then White's. A u64 shift per square is one instruction, a u128 shift several.
+struct Words([u64; 4]);
+
+impl Words {
+    #[inline(always)]
+    fn of(e: &CappedEffects, half: usize) -> Words {
+        let shift = 64 * half;
+        let w = |x: u128| (x >> shift) as u64;
+        Words([w(e.one[0]), w(e.two[0]), w(e.one[1]), w(e.two[1])])
+    }
+
+    /// The offset in a square's row of bit `i`'s counts: `m1 × 3 + m2`.
+    #[inline(always)]
+    fn cell(&self, i: u32) -> usize {
+        let [b1, b2, w1, w2] = self.0.map(|x| ((x >> i) & 1) as usize);
+        (b1 + b2) * 3 + w1 + w2
     }
 }
 
@@ -257,7 +270,7 @@ impl Evaluator for Kkpee9 {
         stack.frames.push(Frame {
             material,
             table_sum: 0,
-            effects: CappedEffects::default(),
+            counts: EffectCounts::default(),
             mv: m,
             ready: false,
         });
