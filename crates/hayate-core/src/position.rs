@@ -309,6 +309,29 @@ impl Position {
         r
     }
 
+    /// The sliders of both colours that attack `sq` given `occ`: [`Position::slider_attackers_to`]
+    /// for Black and White in one pass (each colour's lances look their own way).
+    #[inline]
+    pub fn sliders_to(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let bt = &self.by_type;
+        let mut r = Bitboard::EMPTY;
+        let diag = bt[PieceType::BISHOP.index()] | bt[PieceType::HORSE.index()];
+        if (pseudo_attacks(Color::Black, PieceType::BISHOP, sq) & diag).is_nonempty() {
+            r |= bishop_attacks(sq, occ) & diag;
+        }
+        let orth = bt[PieceType::ROOK.index()] | bt[PieceType::DRAGON.index()];
+        if (pseudo_attacks(Color::Black, PieceType::ROOK, sq) & orth).is_nonempty() {
+            r |= rook_attacks(sq, occ) & orth;
+        }
+        for c in Color::ALL {
+            let lances = bt[PieceType::LANCE.index()] & self.by_color[c.index()];
+            if lances.is_nonempty() {
+                r |= lance_attacks(!c, sq, occ) & lances;
+            }
+        }
+        r
+    }
+
     /// Number of pieces of colour `c` (king included) attacking `sq`.
     #[inline]
     pub fn attack_count(&self, c: Color, sq: Square) -> u32 {

@@ -2,7 +2,7 @@
 //! keys recomputed from scratch, SFEN round-trips, `gives_check` agrees with the position after
 //! the move, and no text input — however malformed — makes a parser panic.
 
-use hayate_core::{Position, Stage};
+use hayate_core::{Bitboard, Color, Position, Square, Stage};
 use proptest::prelude::*;
 
 fn next(seed: &mut u64) -> u64 {
@@ -99,6 +99,33 @@ proptest! {
     fn position_command_never_panics(s in "(startpos|sfen [^ ]{0,40} [bw] [-0-9A-Za-z]{0,6}) moves( [1-9][a-i][1-9][a-i]\\+?| [PLNSGBR]\\*[1-9][a-i]| [a-z0-9*+]{0,6}){0,12}") {
         let _ = Position::from_usi_position(&s);
     }
+}
+
+/// `sliders_to` is `slider_attackers_to` of both colours, on every square, with the board's
+/// occupancy and with one square's occupancy flipped (as an incremental update asks it).
+#[test]
+fn sliders_to_is_both_colours_slider_attackers() {
+    let mut seed = 77u64;
+    let mut pos = Position::startpos();
+    let mut checked = 0u32;
+    for _ in 0..1500 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.do_move(moves[(next(&mut seed) % moves.len() as u64) as usize]);
+        let flip = Square::new((next(&mut seed) % 81) as u8);
+        for occ in [pos.occupied(), pos.occupied() ^ Bitboard::from_square(flip)] {
+            for sq in Square::all() {
+                let both = pos.slider_attackers_to(Color::Black, sq, occ)
+                    | pos.slider_attackers_to(Color::White, sq, occ);
+                assert_eq!(pos.sliders_to(sq, occ), both, "{} {sq}", pos.to_sfen());
+                checked += both.is_nonempty() as u32;
+            }
+        }
+    }
+    assert!(checked > 10_000, "squares with slider attackers: {checked}");
 }
 
 #[test]

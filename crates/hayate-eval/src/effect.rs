@@ -6,8 +6,8 @@
 //! capped count cannot be taken back, so the search keeps exact counts (four bitboards per
 //! colour) and updates them by the attack sets a move changes.
 
-use hayate_core::attacks::{bishop_attacks, lance_attacks, pseudo_attacks, rook_attacks};
-use hayate_core::{Bitboard, Color, Move, PieceType, Position, Square, attacks};
+use hayate_core::attacks::{bishop_attacks, lance_attacks, rook_attacks};
+use hayate_core::{Bitboard, Color, Move, PieceType, Position, attacks};
 
 const ALL: u128 = Bitboard::ALL.0;
 const RANK_1: u128 = Bitboard::rank(1).0;
@@ -150,29 +150,6 @@ impl CappedEffects {
     }
 }
 
-/// The sliders of either colour in `pos` whose rays reach `sq` with occupancy `occ`.
-#[inline(always)]
-fn sliders_to(pos: &Position, sq: Square, occ: Bitboard) -> Bitboard {
-    let kind = |a: PieceType, b: PieceType| pos.pieces_of_type(a) | pos.pieces_of_type(b);
-    let diagonal = kind(PieceType::BISHOP, PieceType::HORSE);
-    let orthogonal = kind(PieceType::ROOK, PieceType::DRAGON);
-    let mut r = Bitboard::EMPTY;
-    if (pseudo_attacks(Color::Black, PieceType::BISHOP, sq) & diagonal).is_nonempty() {
-        r |= bishop_attacks(sq, occ) & diagonal;
-    }
-    if (pseudo_attacks(Color::Black, PieceType::ROOK, sq) & orthogonal).is_nonempty() {
-        r |= rook_attacks(sq, occ) & orthogonal;
-    }
-    // A lance reaches `sq` from where an opposing lance on `sq` would look.
-    for c in Color::ALL {
-        let lances = pos.pieces_of(c, PieceType::LANCE);
-        if lances.is_nonempty() {
-            r |= lance_attacks(!c, sq, occ) & lances;
-        }
-    }
-    r
-}
-
 /// Exact effect counts of both colours on every square, bit-sliced: `planes[c][k]` holds bit
 /// `k` of each square's count. A square is attacked by at most one piece per ray (8) and two
 /// knights, so four bits are enough.
@@ -250,7 +227,7 @@ impl EffectCounts {
         );
         let mut sliders = Bitboard::EMPTY;
         for sq in toggled {
-            sliders |= sliders_to(pos, sq, before);
+            sliders |= pos.sliders_to(sq, before);
         }
         for sq in sliders.and_not(to_bb) {
             let pc = pos.piece_on(sq);
@@ -281,6 +258,7 @@ impl EffectCounts {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hayate_core::Square;
 
     #[test]
     fn capped_counts_equal_attack_count_capped_at_two() {
