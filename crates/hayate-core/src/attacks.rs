@@ -260,6 +260,27 @@ pub fn attacks(c: Color, pt: PieceType, sq: Square, occ: Bitboard) -> Bitboard {
     }
 }
 
+/// The squares at most 2 (4) files and ranks away from each square: where a stepping piece
+/// (a knight) must stand to attack a square next to it.
+pub(crate) static WITHIN_2: [u128; 81] = within(2);
+pub(crate) static WITHIN_4: [u128; 81] = within(4);
+
+const fn within(r: usize) -> [u128; 81] {
+    let mut t = [0u128; 81];
+    let mut a = 0usize;
+    while a < 81 {
+        let mut b = 0usize;
+        while b < 81 {
+            if (a / 9).abs_diff(b / 9) <= r && (a % 9).abs_diff(b % 9) <= r {
+                t[a] |= 1u128 << b;
+            }
+            b += 1;
+        }
+        a += 1;
+    }
+    t
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -2,7 +2,7 @@
 //! instead of filtering every legal move: mate searches call this at every attacker node, and
 //! it is [`Stage::Checks`](crate::Stage::Checks).
 
-use crate::attacks::{king_attacks, line_through};
+use crate::attacks::{WITHIN_2, WITHIN_4, king_attacks, line_through};
 use crate::movegen::{dead_ranks, promotion_zone};
 use crate::{Bitboard, Move, MoveList, Piece, PieceType, Position, attacks};
 
@@ -141,26 +141,6 @@ pub fn generate_board_checks(pos: &Position, list: &mut MoveList, wanted: impl F
             }
         }
     }
-}
-
-/// The squares at most 2 (4) files and ranks away from each square.
-static WITHIN_2: [u128; 81] = within(2);
-static WITHIN_4: [u128; 81] = within(4);
-
-const fn within(r: usize) -> [u128; 81] {
-    let mut t = [0u128; 81];
-    let mut a = 0usize;
-    while a < 81 {
-        let mut b = 0usize;
-        while b < 81 {
-            if (a / 9).abs_diff(b / 9) <= r && (a % 9).abs_diff(b % 9) <= r {
-                t[a] |= 1u128 << b;
-            }
-            b += 1;
-        }
-        a += 1;
-    }
-    t
 }
 
 /// Appends `m` when the caller wants it (asked first: it is the cheaper test) and it checks.

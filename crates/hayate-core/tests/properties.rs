@@ -128,6 +128,41 @@ fn sliders_to_is_both_colours_slider_attackers() {
     assert!(checked > 10_000, "squares with slider attackers: {checked}");
 }
 
+/// `attacked_next_to` is `is_attacked_by` asked of each square next to the given one, for
+/// both colours on every square, with the board's occupancy and with one square flipped (as
+/// a mate search asks it, the defender king lifted off the board).
+#[test]
+fn attacked_next_to_is_is_attacked_by_around_a_square() {
+    let mut seed = 91u64;
+    let mut pos = Position::startpos();
+    let mut attacked = 0u32;
+    for _ in 0..1500 {
+        let moves = pos.legal_moves();
+        if moves.is_empty() {
+            pos = Position::startpos();
+            continue;
+        }
+        pos.do_move(moves[(next(&mut seed) % moves.len() as u64) as usize]);
+        let flip = Square::new((next(&mut seed) % 81) as u8);
+        for occ in [pos.occupied(), pos.occupied() ^ Bitboard::from_square(flip)] {
+            for sq in Square::all() {
+                for c in [Color::Black, Color::White] {
+                    let mut want = Bitboard::EMPTY;
+                    for s in hayate_core::attacks::king_attacks(sq) {
+                        if pos.is_attacked_by(c, s, occ) {
+                            want.set(s);
+                        }
+                    }
+                    let got = pos.attacked_next_to(c, sq, occ);
+                    assert_eq!(got, want, "{} {c:?} {sq}", pos.to_sfen());
+                    attacked += want.count();
+                }
+            }
+        }
+    }
+    assert!(attacked > 1_000_000, "attacked squares: {attacked}");
+}
+
 #[test]
 fn long_random_games_stay_consistent() {
     for seed in 1..20 {

@@ -87,13 +87,9 @@ fn is_pawn_drop(m: Move) -> bool {
 fn free_squares(pos: &Position, ksq: Square) -> Bitboard {
     let us = pos.side_to_move();
     let occ = pos.occupied() ^ Bitboard::from_square(ksq);
-    let mut free = Bitboard::EMPTY;
-    for s in king_attacks(ksq).and_not(pos.pieces(!us)) {
-        if !pos.is_attacked_by(us, s, occ) {
-            free.set(s);
-        }
-    }
-    free
+    king_attacks(ksq)
+        .and_not(pos.pieces(!us))
+        .and_not(pos.attacked_next_to(us, ksq, occ))
 }
 
 /// A cheap refutation: after `m` some square of `free` is surely still free. A move can only
