@@ -2,7 +2,7 @@
 //! as it would be after the move, without making the move (no state push, no heap).
 
 use crate::futile::{Defence, is_mated};
-use hayate_core::attacks::king_attacks;
+use hayate_core::attacks::{king_attacks, pseudo_attacks};
 use hayate_core::{
     Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
     drop_check_squares, generate_board_checks, generate_checks,
@@ -57,12 +57,20 @@ fn mating_drop(pos: &Position, ksq: Square, free: Bitboard) -> Option<Move> {
         if pt == PieceType::PAWN || !hand.has(pt) {
             continue;
         }
-        let mut tos = drop_check_squares(pos, pt);
+        let slider = matches!(pt, PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK);
+        let mut tos = if interposes && slider {
+            // Next to the king a slider checks as it would on an empty board.
+            (pseudo_attacks(them, pt, ksq) & king_attacks(ksq))
+                .and_not(pos.occupied())
+                .and_not(dead_ranks(us, pt))
+        } else {
+            drop_check_squares(pos, pt)
+        };
         for f in free {
+            if tos.is_empty() {
+                break;
+            }
             tos &= attacks(them, pt, f, occ_nk);
-        }
-        if interposes && matches!(pt, PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK) {
-            tos &= king_attacks(ksq);
         }
         let pc = Piece::new(us, pt);
         if let Some(m) = tos
