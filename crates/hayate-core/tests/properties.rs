@@ -101,13 +101,11 @@ proptest! {
     }
 }
 
-/// `sliders_to` is `slider_attackers_to` of both colours, on every square, with the board's
-/// occupancy and with one square's occupancy flipped (as an incremental update asks it).
-#[test]
-fn sliders_to_is_both_colours_slider_attackers() {
-    let mut seed = 77u64;
+/// Calls `f` with the positions of a random walk of 1,500 plies (a new game when one ends),
+/// each with the board's occupancy and with one random square's occupancy flipped (as an
+/// incremental update, or a mate search lifting the king off the board, asks its queries).
+fn walk_with_occupancies(mut seed: u64, mut f: impl FnMut(&Position, Bitboard)) {
     let mut pos = Position::startpos();
-    let mut checked = 0u32;
     for _ in 0..1500 {
         let moves = pos.legal_moves();
         if moves.is_empty() {
@@ -117,49 +115,46 @@ fn sliders_to_is_both_colours_slider_attackers() {
         pos.do_move(moves[(next(&mut seed) % moves.len() as u64) as usize]);
         let flip = Square::new((next(&mut seed) % 81) as u8);
         for occ in [pos.occupied(), pos.occupied() ^ Bitboard::from_square(flip)] {
-            for sq in Square::all() {
-                let both = pos.slider_attackers_to(Color::Black, sq, occ)
-                    | pos.slider_attackers_to(Color::White, sq, occ);
-                assert_eq!(pos.sliders_to(sq, occ), both, "{} {sq}", pos.to_sfen());
-                checked += both.is_nonempty() as u32;
-            }
+            f(&pos, occ);
         }
     }
+}
+
+/// `sliders_to` is `slider_attackers_to` of both colours, on every square.
+#[test]
+fn sliders_to_is_both_colours_slider_attackers() {
+    let mut checked = 0u32;
+    walk_with_occupancies(77, |pos, occ| {
+        for sq in Square::all() {
+            let both = pos.slider_attackers_to(Color::Black, sq, occ)
+                | pos.slider_attackers_to(Color::White, sq, occ);
+            assert_eq!(pos.sliders_to(sq, occ), both, "{} {sq}", pos.to_sfen());
+            checked += both.is_nonempty() as u32;
+        }
+    });
     assert!(checked > 10_000, "squares with slider attackers: {checked}");
 }
 
 /// `attacked_next_to` is `is_attacked_by` asked of each square next to the given one, for
-/// both colours on every square, with the board's occupancy and with one square flipped (as
-/// a mate search asks it, the defender king lifted off the board).
+/// both colours on every square.
 #[test]
 fn attacked_next_to_is_is_attacked_by_around_a_square() {
-    let mut seed = 91u64;
-    let mut pos = Position::startpos();
     let mut attacked = 0u32;
-    for _ in 0..1500 {
-        let moves = pos.legal_moves();
-        if moves.is_empty() {
-            pos = Position::startpos();
-            continue;
-        }
-        pos.do_move(moves[(next(&mut seed) % moves.len() as u64) as usize]);
-        let flip = Square::new((next(&mut seed) % 81) as u8);
-        for occ in [pos.occupied(), pos.occupied() ^ Bitboard::from_square(flip)] {
-            for sq in Square::all() {
-                for c in [Color::Black, Color::White] {
-                    let mut want = Bitboard::EMPTY;
-                    for s in hayate_core::attacks::king_attacks(sq) {
-                        if pos.is_attacked_by(c, s, occ) {
-                            want.set(s);
-                        }
+    walk_with_occupancies(91, |pos, occ| {
+        for sq in Square::all() {
+            for c in [Color::Black, Color::White] {
+                let mut want = Bitboard::EMPTY;
+                for s in hayate_core::attacks::king_attacks(sq) {
+                    if pos.is_attacked_by(c, s, occ) {
+                        want.set(s);
                     }
-                    let got = pos.attacked_next_to(c, sq, occ);
-                    assert_eq!(got, want, "{} {c:?} {sq}", pos.to_sfen());
-                    attacked += want.count();
                 }
+                let got = pos.attacked_next_to(c, sq, occ);
+                assert_eq!(got, want, "{} {c:?} {sq}", pos.to_sfen());
+                attacked += want.count();
             }
         }
-    }
+    });
     assert!(attacked > 1_000_000, "attacked squares: {attacked}");
 }
 
