@@ -45,7 +45,7 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if first - capture_value(moved.piece_type()) >= threshold {
         return true;
     }
-    see_value(pos, m) >= threshold
+    exchange(pos, m, first, moved) >= threshold
 }
 
 /// What `m` gains before any recapture (the captured piece, a promotion's gain), and the
@@ -74,12 +74,17 @@ fn first_capture(pos: &Position, m: Move) -> (i32, Piece) {
 /// The material balance of the exchange started by `m`, both sides recapturing with their
 /// least valuable attacker and free to stop (the first capture is made).
 pub fn see_value(pos: &Position, m: Move) -> i32 {
+    let (first, moved) = first_capture(pos, m);
+    exchange(pos, m, first, moved)
+}
+
+/// [`see_value`] given `m`'s [`first_capture`] (`see_ge` has it already).
+fn exchange(pos: &Position, m: Move, first: i32, moved: Piece) -> i32 {
     let to = m.to();
     let mut occ = pos.occupied() | Bitboard::from_square(to);
     if !m.is_drop() {
         occ ^= Bitboard::from_square(m.from());
     }
-    let (first, moved) = first_capture(pos, m);
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut on_square = capture_value(moved.piece_type());
