@@ -385,12 +385,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
             if self.aborted() {
-                // Trust a partly searched iteration only if its first move was searched.
-                if self.root_moves[0].score == -INFINITE || self.completed_depth == 0 {
-                    if self.completed_depth > 0 {
-                        self.root_moves = completed;
-                    }
-                } else if self.root_moves[0].score < completed[0].score && !completed.is_empty() {
+                // A stopped iteration's order stands once its first move was searched: a move
+                // it put first beat that move at the greater depth, even when both score below
+                // the last completed iteration's best (the first move failed low).
+                if self.root_moves[0].score == -INFINITE && self.completed_depth > 0 {
                     self.root_moves = completed;
                 }
                 if self.id == 0 && self.completed_depth > 0 {
