@@ -329,7 +329,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut best_changes = 0.0f64;
         let mut prev_iter_score = -INFINITE;
         let multipv = self.cfg.multipv.clamp(1, self.root_moves.len());
-        let mut completed: Vec<RootMove> = self.root_moves.clone();
         // The root's static eval, for `improving` two plies down.
         self.frames[0].static_eval = if self.pos.in_check() {
             -INFINITE
@@ -385,12 +384,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 }
             }
             if self.aborted() {
-                // A stopped iteration's order stands once its first move was searched: a move
-                // it put first beat that move at the greater depth, even when both score below
-                // the last completed iteration's best (the first move failed low).
-                if self.root_moves[0].score == -INFINITE && self.completed_depth > 0 {
-                    self.root_moves = completed;
-                }
+                // A stopped iteration's order stands: a move it put first beat the first move
+                // at the greater depth, even when both score below the last completed
+                // iteration's best (the first move failed low). The first move keeps the
+                // completed iteration's score until its new search ends, so the first place
+                // always holds a scored move.
+                debug_assert!(self.completed_depth == 0 || self.root_moves[0].score > -INFINITE);
                 if self.id == 0 && self.completed_depth > 0 {
                     // A last line at the stop: the move kept, with the nodes and time spent.
                     self.report_lines(multipv, self.completed_depth, report);
@@ -398,7 +397,6 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 break;
             }
             self.completed_depth = depth;
-            completed = self.root_moves.clone();
             if self.id == 0 {
                 self.report_lines(multipv, depth, report);
             }
