@@ -68,7 +68,10 @@ pub struct Shared<'a> {
 pub struct RootMove {
     /// The move.
     pub mv: Move,
-    /// Score of the latest search of this move (-INFINITE if not searched this iteration).
+    /// Score of the latest search that gave this move one: the line's first move always gets
+    /// one, another move only by raising alpha; one that fails low (or has not been searched
+    /// yet) holds -INFINITE. Scores carry into the next iteration until its searches replace
+    /// them.
     pub score: Value,
     /// Score at the previous iteration.
     pub prev_score: Value,
