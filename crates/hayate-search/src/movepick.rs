@@ -39,6 +39,8 @@ pub struct QuietTerms {
     pub threat_pct: i32,
     /// Stockfish's bonus of 16,384 for a direct check that SEE does not lose.
     pub check_pct: i32,
+    /// Quiets scored below `-bad_quiet` wait until the losing captures are out (0: never).
+    pub bad_quiet: i32,
 }
 
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
@@ -50,6 +52,8 @@ enum Stage {
     GenQuiets,
     Quiets,
     BadCaptures,
+    /// The quiets scored below the bad-quiet threshold (none when it is off).
+    BadQuiets,
     GenEvasions,
     Evasions,
     /// Quiescence: one scored list, picked best first.
@@ -253,6 +257,7 @@ impl MovePicker {
         let QuietTerms {
             threat_pct,
             check_pct,
+            ..
         } = self.quiet_terms;
         let checks = (threats && check_pct != 0)
             .then(|| check_squares(pos))
@@ -432,7 +437,12 @@ impl MovePicker {
                 }
                 Stage::Quiets => {
                     if !skip_quiets && let Some(r) = self.pick(self.list.len(), self.captures_end) {
-                        return Some(r);
+                        let bad = self.quiet_terms.bad_quiet;
+                        if bad == 0 || r.1 >= -bad {
+                            return Some(r);
+                        }
+                        // The first bad quiet goes back; the losing captures come first.
+                        self.cur -= 1;
                     }
                     self.stage = Stage::BadCaptures;
                 }
@@ -442,6 +452,12 @@ impl MovePicker {
                         let i = self.bad_cur;
                         self.bad_cur += 1;
                         return Some((self.list[i], BAD_CAPTURE + self.scores[i]));
+                    }
+                    self.stage = Stage::BadQuiets;
+                }
+                Stage::BadQuiets => {
+                    if !skip_quiets && let Some(r) = self.pick(self.list.len(), self.captures_end) {
+                        return Some(r);
                     }
                     self.stage = Stage::Done;
                 }
@@ -543,6 +559,8 @@ mod tests {
                     QuietTerms {
                         threat_pct,
                         check_pct: threat_pct,
+                        // Threatened squares score below 0: those quiets wait.
+                        bad_quiet: threat_pct / 100,
                     },
                 );
                 let mut seen = Vec::new();

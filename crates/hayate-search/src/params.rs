@@ -134,6 +134,9 @@ search_params! {
     /// loses a ply when the reduction LMR would give it (two plies more without a TT move, two
     /// less for the TT move) exceeds this, in 1/1024 plies (YaneuraOu's 2983; 100000: never).
     full_shallow: 2983, 0, 100000;
+    /// Quiet moves scored below `-bad_quiet` are handed out after the losing captures
+    /// (Stockfish's bad quiets, his threshold; 0: off).
+    bad_quiet: 14000, 0, 100000;
 }
 
 impl SearchParams {

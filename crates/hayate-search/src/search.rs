@@ -939,6 +939,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             QuietTerms {
                 threat_pct: self.cfg.params.threat_order,
                 check_pct: self.cfg.params.check_order,
+                bad_quiet: self.cfg.params.bad_quiet,
             },
         );
         let tt_capture = picker.tt_move().is_capture();
