@@ -333,6 +333,12 @@ impl MovePicker {
     /// stable selection, then the rest sorted once (stably: the order the stable picks would
     /// have gone on with).
     fn pick(&mut self, end: usize, first: usize) -> Option<(Move, i32)> {
+        self.pick_from(end, first, i32::MIN)
+    }
+
+    /// As `pick`, but the best move is handed out only when it scores at least `min`; otherwise
+    /// it stays where it is, first of those left.
+    fn pick_from(&mut self, end: usize, first: usize, min: i32) -> Option<(Move, i32)> {
         if self.cur >= end {
             return None;
         }
@@ -350,6 +356,9 @@ impl MovePicker {
             }
         }
         let r = (self.list[self.cur], self.scores[self.cur]);
+        if r.1 < min {
+            return None;
+        }
         self.cur += 1;
         Some(r)
     }
@@ -436,13 +445,13 @@ impl MovePicker {
                     self.stage = Stage::Quiets;
                 }
                 Stage::Quiets => {
-                    if !skip_quiets && let Some(r) = self.pick(self.list.len(), self.captures_end) {
-                        let bad = self.quiet_terms.bad_quiet;
-                        if bad == 0 || r.1 >= -bad {
-                            return Some(r);
-                        }
-                        // The first bad quiet goes back; the losing captures come first.
-                        self.cur -= 1;
+                    // The bad quiets wait: the losing captures come first.
+                    let bad = self.quiet_terms.bad_quiet;
+                    let min = if bad == 0 { i32::MIN } else { -bad };
+                    if !skip_quiets
+                        && let Some(r) = self.pick_from(self.list.len(), self.captures_end, min)
+                    {
+                        return Some(r);
                     }
                     self.stage = Stage::BadCaptures;
                 }
@@ -543,8 +552,11 @@ mod tests {
             "1ns4+N1/lrg1kg3/4p3S/ppppB4/6P2/PPG2p1Pl/L1B4SP/2S2G3/1N2K4 w L2Prn5p 86",
             "2G1k1s+B1/9/p1p4n1/9/2s6/4K2P1/G1n1P4/9/3+l5 b RBG2N5Prg2s3l9p 115",
             "4k4/4G4/9/9/9/9/9/9/4K4 w - 1",
+            // Rxd5 loses the rook (a bad capture); drops on 3e meet the pawn (bad quiets).
+            "4k4/9/4g4/4p1p2/4R4/9/9/9/4K4 b G2S 1",
         ];
         let h = History::new();
+        let mut bad_quiets = 0;
         for sfen in sfens {
             let pos = Position::from_sfen(sfen).expect("sfen");
             let legal = pos.legal_moves();
@@ -564,8 +576,19 @@ mod tests {
                     },
                 );
                 let mut seen = Vec::new();
-                while let Some((m, _)) = p.next_move(&pos, &h, false) {
+                let mut after_bad_quiet = false;
+                while let Some((m, score)) = p.next_move(&pos, &h, false) {
                     assert!(legal.contains(m), "{sfen}: {} not legal", m.to_usi());
+                    if threat_pct != 0 && !pos.in_check() {
+                        let bad_quiet = !m.is_capture() && score < -(threat_pct / 100);
+                        assert!(
+                            !after_bad_quiet || bad_quiet,
+                            "{sfen}: {} after a bad quiet",
+                            m.to_usi()
+                        );
+                        after_bad_quiet |= bad_quiet;
+                        bad_quiets += bad_quiet as usize;
+                    }
                     assert!(
                         !seen.iter().any(|s: &Move| s.same(m)),
                         "{sfen}: {} twice",
@@ -579,6 +602,7 @@ mod tests {
                 }
             }
         }
+        assert!(bad_quiets > 0, "no bad quiet was handed out");
     }
 
     #[test]
