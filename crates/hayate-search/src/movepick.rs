@@ -201,8 +201,15 @@ impl MovePicker {
         self.quiet_terms = quiet_terms;
     }
 
-    /// Orders captures and pawn/bishop/rook promotions (or all evasions in check) for quiescence.
-    pub fn fill_quiescence(&mut self, pos: &Position, tt_move: Move, history: &History) {
+    /// Orders captures and pawn/bishop/rook promotions, then (with `quiet_checks`) the other
+    /// checks, or all evasions in check, for quiescence.
+    pub fn fill_quiescence(
+        &mut self,
+        pos: &Position,
+        tt_move: Move,
+        history: &History,
+        quiet_checks: bool,
+    ) {
         self.list.clear();
         self.cur = 0;
         self.sorted = false;
@@ -222,17 +229,36 @@ impl MovePicker {
                 }
             }
             self.list.truncate(keep);
+            if quiet_checks {
+                self.push_quiet_checks(pos);
+            }
         }
         let us = pos.side_to_move();
+        let in_check = pos.in_check();
         for i in 0..self.list.len() {
             let m = self.list[i];
             self.scores[i] = if m.same(tt_move) {
                 TT_SCORE
             } else if m.is_capture() {
                 capture_score(m, history)
-            } else {
+            } else if m.is_promotion() || in_check {
                 history.get(us, m) - REFUTATION
+            } else {
+                history.get(us, m) - 2 * REFUTATION
             };
+        }
+    }
+
+    /// Appends the checks that are neither captures nor the promotions already listed.
+    fn push_quiet_checks(&mut self, pos: &Position) {
+        let mut checks = MoveList::new();
+        pos.generate(GenStage::Checks, &mut checks);
+        for &m in checks.iter() {
+            let listed =
+                m.is_promotion() && matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6);
+            if !m.is_capture() && !listed {
+                self.list.push(m);
+            }
         }
     }
 
@@ -639,7 +665,7 @@ mod tests {
         let pos = Position::from_sfen("8k/9/4g4/4S1p2/6P2/9/9/9/K8 b - 1").expect("sfen");
         let order = |h: &History| {
             let mut p = MovePicker::empty();
-            p.fill_quiescence(&pos, Move::NONE, h);
+            p.fill_quiescence(&pos, Move::NONE, h, false);
             let mut out = Vec::new();
             while let Some((m, _)) = p.next_move(&pos, h, false) {
                 out.push(m.to_usi());
@@ -658,5 +684,48 @@ mod tests {
             h.update_capture(pawn_takes, 2000);
         }
         assert_eq!(order(&h)[0], "3e3d", "the history lifts the pawn capture");
+    }
+
+    /// Asked for them, quiescence adds every quiet check (drops too) after the captures and
+    /// promotions; not asked, none.
+    #[test]
+    fn quiescence_quiet_checks_follow_the_captures_when_asked() {
+        // Black: the silver on 5d can take the gold on 5c; a gold and a pawn in hand.
+        let pos = Position::from_sfen("4k4/9/4g4/4S1p2/6P2/9/9/9/K8 b GP 1").expect("sfen");
+        let h = History::new();
+        let listed = |checks: bool| {
+            let mut p = MovePicker::empty();
+            p.fill_quiescence(&pos, Move::NONE, &h, checks);
+            let mut out = Vec::new();
+            while let Some((m, _)) = p.next_move(&pos, &h, false) {
+                out.push(m);
+            }
+            out
+        };
+        let noisy = |m: &Move| m.is_capture() || m.is_promotion();
+        let without = listed(false);
+        assert!(without.iter().all(noisy));
+        let with = listed(true);
+        let n = without.len();
+        assert_eq!(
+            with[..n].iter().map(|m| m.to_usi()).collect::<Vec<_>>(),
+            without.iter().map(|m| m.to_usi()).collect::<Vec<_>>(),
+            "the captures first, in their order"
+        );
+        let mut quiet: Vec<String> = with[n..].iter().map(|m| m.to_usi()).collect();
+        let mut expected: Vec<String> = pos
+            .legal_moves()
+            .iter()
+            .filter(|m| {
+                let listed =
+                    m.is_promotion() && matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6);
+                pos.gives_check(**m) && !m.is_capture() && !listed
+            })
+            .map(|m| m.to_usi())
+            .collect();
+        quiet.sort();
+        expected.sort();
+        assert!(expected.contains(&"G*5b".to_string()), "{expected:?}");
+        assert_eq!(quiet, expected);
     }
 }

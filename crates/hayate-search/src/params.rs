@@ -137,6 +137,9 @@ search_params! {
     /// Quiet moves scored below `-bad_quiet` are handed out after the losing captures
     /// (Stockfish's bad quiets, his threshold; 0: off).
     bad_quiet: 14000, 0, 100000;
+    /// Quiescence, first ply: the quiet checks that SEE does not lose are tried after the
+    /// captures (YaneuraOu's `QCHECK` stage; 0: off).
+    qs_checks: 1, 0, 1;
 }
 
 impl SearchParams {

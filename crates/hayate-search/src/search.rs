@@ -1252,7 +1252,12 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         let mut picker = self.pickers[ply]
             .take()
             .unwrap_or_else(|| Box::new(MovePicker::empty()));
-        picker.fill_quiescence(&self.pos, tt_move, self.history);
+        picker.fill_quiescence(
+            &self.pos,
+            tt_move,
+            self.history,
+            p.qs_checks != 0 && depth == QS_DEPTH,
+        );
         if in_check && picker.is_empty() {
             self.pickers[ply] = Some(picker);
             return mated_in(ply);
@@ -1271,7 +1276,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
             if !in_check {
                 // Delta pruning: even winning the piece outright would not reach alpha.
-                if !m.is_promotion()
+                if m.is_capture()
+                    && !m.is_promotion()
                     && static_eval + capture_value(m.captured().piece_type()) + p.qs_futility
                         <= alpha
                 {
