@@ -150,6 +150,17 @@ fn threat_score(m: Move, threats: &[Bitboard; 5]) -> i32 {
     }
 }
 
+/// A promotion that quiescence tries: a pawn's, bishop's or rook's (the others are rarely
+/// worth a node).
+#[inline(always)]
+fn is_quiescence_promotion(m: Move) -> bool {
+    m.is_promotion()
+        && matches!(
+            m.moved_piece().piece_type(),
+            PieceType::PAWN | PieceType::BISHOP | PieceType::ROOK
+        )
+}
+
 /// The capture order, Stockfish's, in the main search and quiescence alike: the captured
 /// piece's value (8 × what the capture gains) plus the capture history, which can lift a
 /// capture above one of a better piece.
@@ -219,18 +230,12 @@ impl MovePicker {
         } else {
             pos.generate(GenStage::CapturesAndPromotions, &mut self.list);
             // Quiet promotions of silvers, knights and lances are rarely worth a qsearch node.
-            let moves = self.list.as_mut_slice();
-            let mut keep = 0;
-            for i in 0..moves.len() {
-                let m = moves[i];
-                if m.is_capture() || matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6) {
-                    moves[keep] = m;
-                    keep += 1;
-                }
-            }
-            self.list.truncate(keep);
+            self.retain_from(0, |m| m.is_capture() || is_quiescence_promotion(m));
             if quiet_checks {
-                self.push_quiet_checks(pos);
+                // The other checks: neither captures nor the promotions already listed.
+                let from = self.list.len();
+                pos.generate(GenStage::Checks, &mut self.list);
+                self.retain_from(from, |m| !m.is_capture() && !is_quiescence_promotion(m));
             }
         }
         let us = pos.side_to_move();
@@ -244,21 +249,9 @@ impl MovePicker {
             } else if m.is_promotion() || in_check {
                 history.get(us, m) - REFUTATION
             } else {
+                // A quiet check: after the promotions.
                 history.get(us, m) - 2 * REFUTATION
             };
-        }
-    }
-
-    /// Appends the checks that are neither captures nor the promotions already listed.
-    fn push_quiet_checks(&mut self, pos: &Position) {
-        let mut checks = MoveList::new();
-        pos.generate(GenStage::Checks, &mut checks);
-        for &m in checks.iter() {
-            let listed =
-                m.is_promotion() && matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6);
-            if !m.is_capture() && !listed {
-                self.list.push(m);
-            }
         }
     }
 
@@ -320,6 +313,20 @@ impl MovePicker {
             }
         }
         self.list.truncate(keep);
+    }
+
+    /// Keeps the moves of `from..` for which `keep` holds, in their order.
+    fn retain_from(&mut self, from: usize, keep: impl Fn(Move) -> bool) {
+        let moves = self.list.as_mut_slice();
+        let mut n = from;
+        for i in from..moves.len() {
+            let m = moves[i];
+            if keep(m) {
+                moves[n] = m;
+                n += 1;
+            }
+        }
+        self.list.truncate(n);
     }
 
     /// Index of the best-scored move in `cur..end` (selection).
@@ -716,11 +723,7 @@ mod tests {
         let mut expected: Vec<String> = pos
             .legal_moves()
             .iter()
-            .filter(|m| {
-                let listed =
-                    m.is_promotion() && matches!(m.moved_piece().piece_type().raw(), 1 | 5 | 6);
-                pos.gives_check(**m) && !m.is_capture() && !listed
-            })
+            .filter(|m| pos.gives_check(**m) && !m.is_capture() && !is_quiescence_promotion(**m))
             .map(|m| m.to_usi())
             .collect();
         quiet.sort();
