@@ -22,4 +22,4 @@ for f in glob.glob(sys.argv[1] + "/games/*.csa"):
         losses += 1
 times.sort()
 q = lambda p: times[min(len(times) - 1, int(p * len(times)))]
-print(f"{name}: {len(times)} moves, median {statistics.median(times):.0f} ms, p90 {q(0.9):.0f}, p99 {q(0.99):.0f}, max {max(times):.0f}; over 300: {sum(t > 300 for t in times)}, over 225: {sum(t > 225 for t in times)}; games with %TIME_UP: {losses}")
+print(f"{name}: {len(times)} moves, mean {statistics.mean(times):.0f} ms, median {statistics.median(times):.0f} ms, p90 {q(0.9):.0f}, p99 {q(0.99):.0f}, max {max(times):.0f}; over 300: {sum(t > 300 for t in times)}, over 225: {sum(t > 225 for t in times)}; games with %TIME_UP: {losses}")
