@@ -1199,8 +1199,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             best_value = -INFINITE;
             static_eval = -INFINITE;
         } else {
-            // A mate in one at the first quiescence ply is worth its probe: captures alone miss it.
-            if depth == QS_DEPTH
+            // A mate in one is worth its probe (at the first quiescence ply, or at every one with
+            // `qs_mate_all`): captures alone miss it.
+            if (depth == QS_DEPTH || p.qs_mate_all != 0)
                 && tt_hit.is_none()
                 && let Some(m) = hayate_mate::mate_in_1(&self.pos)
             {
@@ -1270,7 +1271,8 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             // no evasion that loses material (interposing drops would multiply the nodes).
             if in_check
                 && best_value > -MATE_IN_MAX_PLY
-                && ((!m.is_capture() && move_count > 2) || !see_ge(&self.pos, m, 0))
+                && ((!m.is_capture() && move_count > p.qs_quiet_evasions as usize)
+                    || !see_ge(&self.pos, m, 0))
             {
                 continue;
             }
