@@ -3,6 +3,9 @@
 
     blunder_suite.py CLASSES_JSONL RUN_DIR ENGINE [--nodes N ...] [--class C ...] [--option K=V ...]
 
+RUN_DIR may be `-` when every line carries its `position` (classify_losses.py writes it), as
+`losses-b200.jsonl` beside this script does.
+
 For each classified loss with a move (`tactical`, `mate-allowed-*`, `mate-missed`), sets up the
 position before the costly move and asks ENGINE (any USI engine: Hayate, YaneuraOu) for its move
 at `go nodes N` (several N may be given). Prints, per N, how many of the positions ENGINE
@@ -35,19 +38,24 @@ def main():
                                       "mate-missed"}
     cases = []
     results = {}
-    with open(os.path.join(args.run_dir, "results.jsonl")) as f:
-        for line in f:
-            if line.strip():
-                g = json.loads(line)
-                results[g["id"]] = g
+    if args.run_dir != "-":
+        with open(os.path.join(args.run_dir, "results.jsonl")) as f:
+            for line in f:
+                if line.strip():
+                    g = json.loads(line)
+                    results[g["id"]] = g
     with open(args.classes) as f:
         for line in f:
             r = json.loads(line)
-            if r.get("cls") in kept and "move" in r:
+            if r.get("cls") not in kept or "move" not in r:
+                continue
+            if "position" in r:
+                moves = r["position"].split()[2:]
+            else:
                 with open(os.path.join(args.run_dir, results[r["id"]]["record"]),
                           encoding="utf-8", errors="replace") as g:
-                    moves = csa_moves(g.read())
-                cases.append((r, moves[: r["ply"]]))
+                    moves = csa_moves(g.read())[: r["ply"]]
+            cases.append((r, moves))
     options = [("USI_Hash", args.hash), ("Threads", 1)]
     for o in args.option:
         k, _, v = o.partition("=")

@@ -188,7 +188,7 @@ def classify(game, text, analyser, args):
         played_v, _, pv = analyser.value(moves[:ply], searchmoves=played)
         drop = best_v - played_v
         found = dict(entry, ply=ply, move=played, best=best_m, value=best_v, played=played_v,
-                     pv=" ".join(pv[:8]))
+                     pv=" ".join(pv[:8]), position="startpos moves " + " ".join(moves[:ply]))
         if best_v >= MATE_BOUND and played_v < MATE_BOUND:
             return dict(found, cls="mate-missed", mate=mate_plies(best_v))
         if played_v <= -MATE_BOUND and best_v > -MATE_BOUND:

@@ -3,7 +3,9 @@ import json, sys, math
 f=sys.argv[1]; me=sys.argv[2] if len(sys.argv)>2 else "new"
 w=l=d=0; reasons={}
 for line in open(f):
-    g=json.loads(line); r=g["result"]; reasons[g["reason"]]=reasons.get(g["reason"],0)+1
+    g=json.loads(line)
+    if me not in (g["black"], g["white"]): continue  # a gauntlet's other pairs
+    r=g["result"]; reasons[g["reason"]]=reasons.get(g["reason"],0)+1
     if r=="draw": d+=1
     elif g[r]==me: w+=1
     else: l+=1

@@ -422,7 +422,7 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
     }
 
     /// Clears the tables unless `game_over` already did: a GUI sends `usinewgame`, `position`
-    /// and `go` back to back, and a clear here (about 0.1 s for 256 MB) would run on the clock.
+    /// and `go` back to back, and a clear here would run on the clock.
     fn new_game(&mut self) {
         if self.searched {
             self.clear();

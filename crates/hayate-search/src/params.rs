@@ -142,7 +142,7 @@ search_params! {
     qs_checks: 1, 0, 1;
     /// Quiescence: the mate-in-1 probe at every ply without a TT entry, not only the first
     /// (YaneuraOu's; 0: first ply only).
-    qs_mate_all: 0, 0, 1;
+    qs_mate_all: 1, 0, 1;
     /// Quiescence in check: quiet evasions tried once an evasion holds (100: all of them;
     /// SEE-losing evasions are skipped either way).
     qs_quiet_evasions: 2, 0, 100;

@@ -3,7 +3,7 @@
 //! read from a racing writer fails the key check instead of returning mixed data.
 
 use hayate_core::Move16;
-use std::sync::atomic::{AtomicU8, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU8, AtomicU64, Ordering};
 
 /// Bound of a stored value.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -63,6 +63,9 @@ pub struct TranspositionTable {
     generation: AtomicU8,
     /// The size asked for, in MB (the table may be smaller: see [`TranspositionTable::new`]).
     requested_mb: usize,
+    /// A search has run since the table was made or cleared; an unused table is all zeros
+    /// and [`TranspositionTable::clear`] has nothing to do.
+    used: AtomicBool,
 }
 
 fn pack(mv: Move16, value: i32, eval: i32, depth: i32, bound: Bound, generation: u8) -> u64 {
@@ -96,6 +99,10 @@ impl TranspositionTable {
     /// than three quarters of the memory the system has available (Linux `MemAvailable`) gets
     /// that much, since touching pages beyond it would end in the out-of-memory killer rather
     /// than in a failed allocation; an allocation that still fails is retried at half the size.
+    ///
+    /// Nothing is written: the table comes zeroed from the allocator (a large one straight from
+    /// the OS, whose pages are zero and are faulted in when a search first writes them), so a
+    /// table of any size is ready at once (see [`try_alloc`]).
     pub fn new(mb: usize) -> TranspositionTable {
         let requested_mb = mb.max(1);
         let mut size = planned_mb(requested_mb, memory_budget_mb());
@@ -105,6 +112,7 @@ impl TranspositionTable {
                     buckets,
                     generation: AtomicU8::new(0),
                     requested_mb,
+                    used: AtomicBool::new(false),
                 };
             }
             if size == 1 {
@@ -113,6 +121,7 @@ impl TranspositionTable {
                     buckets: try_alloc(1).unwrap_or_else(|| vec![empty_bucket()]),
                     generation: AtomicU8::new(0),
                     requested_mb,
+                    used: AtomicBool::new(false),
                 };
             }
             size /= 2;
@@ -130,19 +139,26 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Forgets everything.
-    pub fn clear(&self) {
-        for b in &self.buckets {
-            for e in &b.entries {
-                e.key_xor_data.store(0, Ordering::Relaxed);
-                e.data.store(0, Ordering::Relaxed);
-            }
+    /// Forgets everything: nothing to do for a table no search has used; a used one is freed
+    /// and allocated zeroed again (as in [`TranspositionTable::new`]), which costs no writes
+    /// (writing zeros would touch every page of a table of many GB) and gives the touched
+    /// pages back.
+    pub fn clear(&mut self) {
+        if self.used.swap(false, Ordering::Relaxed) {
+            let n = self.buckets.len();
+            // The old table goes first: two large tables need not live at once.
+            self.buckets = Vec::new();
+            self.buckets = match try_alloc(n) {
+                Some(b) => b,
+                None => TranspositionTable::new(self.requested_mb).buckets,
+            };
         }
         self.generation.store(0, Ordering::Relaxed);
     }
 
     /// Starts a new search: entries of older searches become replaceable first.
     pub fn new_search(&self) {
+        self.used.store(true, Ordering::Relaxed);
         self.generation.fetch_add(1, Ordering::Relaxed);
     }
 
@@ -238,12 +254,24 @@ fn empty_bucket() -> Bucket {
     }
 }
 
-/// `n` zeroed buckets, or `None` when the allocator refuses.
+/// `n` zeroed buckets (at least one), or `None` when the allocator refuses. The allocator
+/// zeroes them: a block this large comes from `mmap`, whose pages the OS hands out zeroed on
+/// first touch, so nothing is written here, whatever the size. All-zero bytes are an empty
+/// bucket (atomics holding 0).
 fn try_alloc(n: usize) -> Option<Vec<Bucket>> {
-    let mut buckets = Vec::new();
-    buckets.try_reserve_exact(n).ok()?;
-    hayate_core::advise_huge_pages(buckets.spare_capacity_mut());
-    buckets.resize_with(n, empty_bucket);
+    let n = n.max(1);
+    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
+    // SAFETY: the layout's size is not zero (n ≥ 1 buckets of 64 bytes).
+    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
+    if ptr.is_null() {
+        return None;
+    }
+    // SAFETY: `ptr` comes from the global allocator with `Layout::array::<Bucket>(n)`, the
+    // layout a `Vec<Bucket>` of capacity `n` frees with, and its `n` buckets are initialised:
+    // all-zero bytes are a valid `Bucket` (four pairs of `AtomicU64`).
+    let buckets = unsafe { Vec::from_raw_parts(ptr, n, n) };
+    // Before the first touch, so that the pages are faulted in as huge pages.
+    hayate_core::advise_huge_pages(&buckets[..]);
     Some(buckets)
 }
 
@@ -274,7 +302,7 @@ mod tests {
 
     #[test]
     fn store_and_probe_round_trip() {
-        let tt = TranspositionTable::new(1);
+        let mut tt = TranspositionTable::new(1);
         tt.store(
             0xdead_beef_1234_5678,
             Move16(0x1234),
@@ -289,8 +317,13 @@ mod tests {
             (0x1234, -31_000, 77, 12, Bound::Lower)
         );
         assert!(tt.probe(0x1111).is_none());
+        // No search has started: the entry stays (nothing to clear in a table no search used).
+        tt.clear();
+        assert!(tt.probe(0xdead_beef_1234_5678).is_some());
+        tt.new_search();
         tt.clear();
         assert!(tt.probe(0xdead_beef_1234_5678).is_none());
+        assert_eq!(tt.hashfull(), 0);
     }
 
     #[test]
@@ -312,5 +345,25 @@ mod tests {
         assert_eq!(mem_available_kb("MemTotal: 5 kB\n"), None);
         let tt = TranspositionTable::new(16);
         assert_eq!((tt.size_mb(), tt.requested_mb()), (16, 16));
+    }
+
+    #[test]
+    fn a_large_table_is_ready_at_once_and_comes_zeroed() {
+        // 4 GB asked (or what the machine's budget allows): no page is written, so this
+        // costs the time of one `mmap`, not of 4 GB of writes (issue 66). Every bucket the
+        // probe reads is empty.
+        let mut tt = TranspositionTable::new(4096);
+        let size = tt.size_mb();
+        assert!(size >= 1);
+        assert_eq!(tt.hashfull(), 0);
+        for k in 0..1000u64 {
+            assert!(tt.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_none());
+        }
+        tt.new_search();
+        tt.store(42, Move16(7), 5, 5, 3, Bound::Exact);
+        assert!(tt.probe(42).is_some());
+        tt.clear();
+        assert!(tt.probe(42).is_none());
+        assert_eq!(tt.size_mb(), size);
     }
 }

@@ -1,6 +1,8 @@
 //! Lines from the GUI as bytes: USI is ASCII, but a GUI on Japanese Windows sends option values
 //! (paths) in Shift_JIS, and a broken pipe can send anything. A line that is neither UTF-8 nor
-//! (for `setoption`) Shift_JIS is an error for that line only.
+//! (for `setoption`) Shift_JIS is an error for that line only, except a `go`: the GUI waits for
+//! its answer, so its bad bytes become U+FFFD and the words holding them are reported and
+//! ignored by the `go` parser, which searches with the rest.
 
 use std::io::BufRead;
 
@@ -37,7 +39,8 @@ impl std::fmt::Display for LineError {
 impl std::error::Error for LineError {}
 
 /// Decodes one line (without its `\n`; a trailing `\r` is dropped): UTF-8, else Shift_JIS for
-/// a `setoption` line (its value is a Windows path in the GUI's code page).
+/// a `setoption` line (its value is a Windows path in the GUI's code page), else, for a `go`
+/// line, UTF-8 with each bad byte replaced by U+FFFD (every `go` must be answered).
 ///
 /// # Errors
 /// [`LineError::Undecodable`] when neither applies.
@@ -50,7 +53,15 @@ pub fn decode_line(bytes: &[u8]) -> Result<String, LineError> {
                 at: e.valid_up_to(),
                 len: bytes.len(),
             };
-            if !bytes.trim_ascii_start().starts_with(b"setoption") {
+            let command = bytes.trim_ascii_start();
+            let word_end = command
+                .iter()
+                .position(|b| b.is_ascii_whitespace())
+                .unwrap_or(command.len());
+            if &command[..word_end] == b"go" {
+                return Ok(String::from_utf8_lossy(bytes).into_owned());
+            }
+            if !command.starts_with(b"setoption") {
                 return Err(undecodable);
             }
             encoding_rs::SHIFT_JIS
@@ -145,6 +156,26 @@ mod tests {
         assert!(lines[1].is_err());
         assert_eq!(lines[2], Ok("isready".into()));
         assert_eq!(lines[3], Ok("last".into()));
+    }
+
+    #[test]
+    fn a_go_line_with_bad_bytes_is_kept_with_them_replaced() {
+        // The garbled `go` lines a byte-level fuzz found unanswered (issue 66).
+        assert_eq!(
+            decode_line(b"go depth\xa1 3"),
+            Ok("go depth\u{fffd} 3".into())
+        );
+        assert_eq!(
+            decode_line(b"  go inf\xa4\xd9nite\r"),
+            Ok("  go inf\u{fffd}\u{fffd}nite".into())
+        );
+        assert_eq!(
+            decode_line(b"go mate 1\xf300"),
+            Ok("go mate 1\u{fffd}00".into())
+        );
+        // Only the `go` command: a word that merely starts with it is not one.
+        assert!(decode_line(b"gogo \xff").is_err());
+        assert!(decode_line(b"g\xffo depth 1").is_err());
     }
 
     #[test]

@@ -1,5 +1,5 @@
-//! A USI fuzz test against the real binary: seeded random bytes and malformed lines
-//! interleaved with valid commands. The engine must answer `isready` within 2 s after every 50
+//! A USI fuzz test against the real binary: seeded random bytes, malformed lines and `go` lines
+//! with bytes that are not UTF-8, interleaved with valid commands. The engine must answer `isready` within 2 s after every 50
 //! lines, answer every `go` with exactly one `bestmove` (`checkmate` for `go mate`), and stay up
 //! until `quit`.
 
@@ -130,6 +130,29 @@ fn damaged(rng: &mut Rng) -> Vec<u8> {
         .collect()
 }
 
+/// A `go` line (valid or malformed) with bytes that are not UTF-8 put in: one to three
+/// replaced or inserted after the `go ` (a GUI's broken pipe, issue 66). Every one is owed an
+/// answer.
+fn mutated_go(rng: &mut Rng) -> Vec<u8> {
+    let gos: Vec<&str> = VALID
+        .iter()
+        .chain(MALFORMED)
+        .copied()
+        .filter(|l| l.starts_with("go "))
+        .collect();
+    let mut b = rng.pick(&gos).as_bytes().to_vec();
+    for _ in 0..1 + rng.below(3) {
+        let i = 3 + rng.below(b.len() - 2);
+        let bad = 0x80 | rng.next() as u8;
+        if rng.below(2) == 0 && i < b.len() {
+            b[i] = bad;
+        } else {
+            b.insert(i, bad);
+        }
+    }
+    b
+}
+
 /// What the engine owes for a line: a `bestmove`, a `checkmate` (for `go mate`) or a
 /// `readyok`. `Err` for lines the test must not send.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -140,7 +163,13 @@ struct Owed {
 }
 
 fn owed(line: &[u8]) -> Result<Owed, ()> {
+    let is_go = line
+        .trim_ascii_start()
+        .split(u8::is_ascii_whitespace)
+        .next()
+        == Some(&b"go"[..]);
     let Ok(text) = decode_line(line) else {
+        assert!(!is_go, "a go line must be read: {line:?}");
         return Ok(Owed::default());
     };
     let mut o = Owed::default();
@@ -195,13 +224,18 @@ fn usi_fuzz_keeps_the_protocol() {
     e.handshake(&[("EvalType", "material"), ("USI_Hash", "16")]);
     let mut sent = Owed::default();
     let mut seen = Vec::new();
+    let mut mutated_gos = 0usize;
     for round in 0..60 {
         for _ in 0..50 {
             let line = loop {
-                let line = match rng.below(10) {
+                let line = match rng.below(11) {
                     0..=3 => rng.pick(VALID).as_bytes().to_vec(),
                     4..=5 => rng.pick(MALFORMED).as_bytes().to_vec(),
                     6..=7 => damaged(&mut rng),
+                    8 => {
+                        mutated_gos += 1;
+                        mutated_go(&mut rng)
+                    }
                     _ => random_bytes(&mut rng),
                 };
                 if let Ok(o) = owed(&line) {
@@ -224,7 +258,11 @@ fn usi_fuzz_keeps_the_protocol() {
     sync(&mut e, &mut sent, &mut seen, 60);
     assert_eq!(answers(&seen), sent);
     assert!(sent.bestmove > 100 && sent.checkmate > 10, "{sent:?}");
+    assert!(mutated_gos > 100, "{mutated_gos} go lines with bad bytes");
     assert!(e.is_running());
     e.quit();
-    eprintln!("fuzz: 3000 lines, {sent:?}, {:?}", t0.elapsed());
+    eprintln!(
+        "fuzz: 3000 lines ({mutated_gos} go lines with bad bytes), {sent:?}, {:?}",
+        t0.elapsed()
+    );
 }
