@@ -31,9 +31,58 @@ pub fn advise_huge_pages<T>(mem: &[T]) {
     let _ = mem;
 }
 
+/// Faults in the whole pages inside `mem` as a write would, without writing: a page not yet
+/// backed gets its (zeroed) memory now, one already backed is left as it is, so it is safe while
+/// other threads read and write `mem`. Returns false where the kernel cannot do it (Linux before
+/// 5.14, other systems): the pages are then faulted in by the first real write, as always.
+pub fn prefault<T>(mem: &[T]) -> bool {
+    #[cfg(target_os = "linux")]
+    {
+        const PAGE: usize = 4096;
+        // Linux's MADV_POPULATE_WRITE (5.14); the libc crate does not name it everywhere.
+        const MADV_POPULATE_WRITE: libc::c_int = 23;
+        let start = mem.as_ptr() as usize;
+        let end = start + std::mem::size_of_val(mem);
+        let (first, last) = (start.next_multiple_of(PAGE), end / PAGE * PAGE);
+        if last <= first {
+            return true;
+        }
+        // SAFETY: the range lies inside `mem`'s allocation, and MADV_POPULATE_WRITE only backs
+        // pages that are not yet backed (with zeros, as a first write would find them); it never
+        // changes what a page holds.
+        unsafe {
+            libc::madvise(
+                first as *mut libc::c_void,
+                last - first,
+                MADV_POPULATE_WRITE,
+            ) == 0
+        }
+    }
+    #[cfg(not(target_os = "linux"))]
+    {
+        let _ = mem;
+        false
+    }
+}
+
 #[cfg(all(test, target_os = "linux"))]
 mod tests {
-    use super::advise_huge_pages;
+    use super::{advise_huge_pages, prefault};
+
+    #[test]
+    fn prefault_keeps_what_the_pages_hold() {
+        let mut table = vec![0u64; (8 << 20) / 8];
+        table[12345] = 7;
+        let last = table.len() - 1;
+        table[last] = 9;
+        // Kernels before 5.14 refuse; then there is nothing to check.
+        if prefault(&table) {
+            assert_eq!(table[12345], 7);
+            assert_eq!(table[last], 9);
+            assert_eq!(table.iter().filter(|&&x| x != 0).count(), 2);
+        }
+        assert!(prefault::<u8>(&[]));
+    }
 
     /// The `AnonHugePages` kB of the mapping of `/proc/self/smaps` that holds `addr`.
     fn huge_kb_at(addr: usize) -> Option<u64> {

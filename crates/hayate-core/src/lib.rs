@@ -37,7 +37,7 @@ pub use bitboard::{Bitboard, BitboardIter};
 pub use checks::{drop_check_squares, generate_board_checks, generate_checks};
 pub use color::Color;
 pub use hand::Hand;
-pub use huge_pages::advise_huge_pages;
+pub use huge_pages::{advise_huge_pages, prefault};
 pub use movegen::{Stage, dead_ranks, promotion_zone};
 pub use moves::{Move, Move16, MoveList};
 pub use perft::{perft, perft_divide};

@@ -411,6 +411,10 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
             self.tt = TranspositionTable::new(1);
             self.tt = TranspositionTable::new(self.options.hash_mb);
         }
+        // A table that is ready at once is not yet in memory: give the thread bringing its
+        // pages in up to a second, so that a table of a few GB is whole before the first search
+        // and a larger one mostly is (the rest comes in as the game starts).
+        self.tt.settle(std::time::Duration::from_secs(1));
         if self.tt.size_mb() < self.tt.requested_mb() {
             return Err(format!(
                 "USI_Hash {} MB does not fit in the memory available; the table has {} MB",

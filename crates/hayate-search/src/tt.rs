@@ -59,7 +59,7 @@ struct Bucket {
 
 /// The table.
 pub struct TranspositionTable {
-    buckets: Vec<Bucket>,
+    buckets: Buckets,
     generation: AtomicU8,
     /// The size asked for, in MB (the table may be smaller: see [`TranspositionTable::new`]).
     requested_mb: usize,
@@ -101,8 +101,8 @@ impl TranspositionTable {
     /// than in a failed allocation; an allocation that still fails is retried at half the size.
     ///
     /// Nothing is written: the table comes zeroed from the allocator (a large one straight from
-    /// the OS, whose pages are zero and are faulted in when a search first writes them), so a
-    /// table of any size is ready at once (see [`try_alloc`]).
+    /// the OS), so a table of any size is ready at once, and a background thread faults its pages
+    /// in ahead of the search (see [`Buckets`]).
     pub fn new(mb: usize) -> TranspositionTable {
         let requested_mb = mb.max(1);
         let mut size = planned_mb(requested_mb, memory_budget_mb());
@@ -118,7 +118,10 @@ impl TranspositionTable {
             if size == 1 {
                 // Even 1 MB failed: a single bucket still makes a working (useless) table.
                 return TranspositionTable {
-                    buckets: try_alloc(1).unwrap_or_else(|| vec![empty_bucket()]),
+                    // As `vec!` would: with not even 128 bytes to be had, nothing can go on.
+                    buckets: try_alloc(1).unwrap_or_else(|| {
+                        std::alloc::handle_alloc_error(std::alloc::Layout::new::<[Bucket; 2]>())
+                    }),
                     generation: AtomicU8::new(0),
                     requested_mb,
                     used: AtomicBool::new(false),
@@ -139,21 +142,20 @@ impl TranspositionTable {
         self.buckets.len() * std::mem::size_of::<Bucket>() / (1024 * 1024)
     }
 
-    /// Forgets everything: nothing to do for a table no search has used; a used one is freed
-    /// and allocated zeroed again (as in [`TranspositionTable::new`]), which costs no writes
-    /// (writing zeros would touch every page of a table of many GB) and gives the touched
-    /// pages back.
+    /// Forgets everything: nothing to do for a table no search has used; a used one is
+    /// zeroed in place, by as many threads as the machine has cores (its pages stay in
+    /// memory, so the next game does not fault them in again).
     pub fn clear(&mut self) {
         if self.used.swap(false, Ordering::Relaxed) {
-            let n = self.buckets.len();
-            // The old table goes first: two large tables need not live at once.
-            self.buckets = Vec::new();
-            self.buckets = match try_alloc(n) {
-                Some(b) => b,
-                None => TranspositionTable::new(self.requested_mb).buckets,
-            };
+            self.buckets.zero();
         }
         self.generation.store(0, Ordering::Relaxed);
+    }
+
+    /// Helps the background thread fault in the table's pages (see [`Buckets`]) until all are
+    /// in or `limit` has passed; true when the work is over.
+    pub fn settle(&self, limit: std::time::Duration) -> bool {
+        self.buckets.help(limit)
     }
 
     /// Starts a new search: entries of older searches become replaceable first.
@@ -245,37 +247,183 @@ impl TranspositionTable {
     }
 }
 
-fn empty_bucket() -> Bucket {
-    Bucket {
-        entries: std::array::from_fn(|_| Entry {
-            key_xor_data: AtomicU64::new(0),
-            data: AtomicU64::new(0),
-        }),
+/// The table's buckets, zeroed and cache-line aligned, in a block that `calloc` gives: a large
+/// one comes from `mmap`, whose pages the OS hands out zeroed, so nothing is written however
+/// large the table and it is ready at once. (`alloc_zeroed` with the bucket's own 64-byte
+/// alignment would not do: above 16 bytes std allocates aligned and writes the zeros itself,
+/// every page of a table of many GB.) The block is one bucket larger, and the buckets start at
+/// its first 64-byte boundary.
+///
+/// Left at that, every page would be faulted in by the search's first write to it, and a
+/// search in a fresh table of many GB would spend most of its time in page faults. So a
+/// background thread faults the pages in ahead of it ([`hayate_core::prefault`], which backs a
+/// page without writing it, so it never disturbs what a search has already stored). It runs on
+/// a core the search does not use when there is one, and stops when the table is dropped;
+/// `isready` works beside it for up to a second ([`TranspositionTable::settle`]).
+struct Buckets {
+    base: std::ptr::NonNull<u8>,
+    layout: std::alloc::Layout,
+    offset: usize,
+    len: usize,
+    filler: Option<Filler>,
+}
+
+/// The thread faulting in a table's pages, and the work it shares with [`Buckets::help`].
+struct Filler {
+    work: std::sync::Arc<Prefault>,
+    thread: std::thread::JoinHandle<()>,
+}
+
+/// Faulting in a table, 16 MB at a time: the chunks are taken in turn by whoever works on it.
+struct Prefault {
+    addr: usize,
+    len: usize,
+    next: std::sync::atomic::AtomicUsize,
+    stop: AtomicBool,
+}
+
+impl Prefault {
+    const CHUNK: usize = (16 << 20) / std::mem::size_of::<Bucket>();
+
+    /// Faults in the next chunk; false when none is left (or the kernel cannot, or `stop`).
+    fn step(&self) -> bool {
+        let i = self.next.fetch_add(1, Ordering::Relaxed);
+        let lo = i.saturating_mul(Self::CHUNK);
+        if lo >= self.len || self.stop.load(Ordering::Relaxed) {
+            return false;
+        }
+        let n = Self::CHUNK.min(self.len - lo);
+        // SAFETY: the chunk lies inside the block, which outlives every worker: the filler
+        // thread is joined by `Buckets::drop`, and `help` borrows the `Buckets`.
+        let chunk = unsafe { std::slice::from_raw_parts((self.addr as *const Bucket).add(lo), n) };
+        if hayate_core::prefault(chunk) {
+            true
+        } else {
+            self.stop.store(true, Ordering::Relaxed);
+            false
+        }
     }
 }
 
-/// `n` zeroed buckets (at least one), or `None` when the allocator refuses. The allocator
-/// zeroes them: a block this large comes from `mmap`, whose pages the OS hands out zeroed on
-/// first touch, so nothing is written here, whatever the size. All-zero bytes are an empty
-/// bucket (atomics holding 0).
-fn try_alloc(n: usize) -> Option<Vec<Bucket>> {
-    let n = n.max(1);
-    let layout = std::alloc::Layout::array::<Bucket>(n).ok()?;
-    // SAFETY: the layout's size is not zero (n ≥ 1 buckets of 64 bytes).
-    let ptr = unsafe { std::alloc::alloc_zeroed(layout) }.cast::<Bucket>();
-    if ptr.is_null() {
-        return None;
+// SAFETY: `Buckets` owns its block as a `Vec` would, and a bucket holds only atomics.
+unsafe impl Send for Buckets {}
+// SAFETY: shared access gives `&[Bucket]` only, and `Bucket` (atomics) is `Sync`.
+unsafe impl Sync for Buckets {}
+
+impl std::ops::Deref for Buckets {
+    type Target = [Bucket];
+    fn deref(&self) -> &[Bucket] {
+        // SAFETY: `base + offset` is 64-byte aligned and `len` buckets fit before the block's
+        // end (see `try_alloc`); all-zero bytes, and whatever the atomics were set to since,
+        // are valid buckets.
+        unsafe { std::slice::from_raw_parts(self.base.as_ptr().add(self.offset).cast(), self.len) }
     }
-    // SAFETY: `ptr` comes from the global allocator with `Layout::array::<Bucket>(n)`, the
-    // layout a `Vec<Bucket>` of capacity `n` frees with, and its `n` buckets are initialised:
-    // all-zero bytes are a valid `Bucket` (four pairs of `AtomicU64`).
-    let buckets = unsafe { Vec::from_raw_parts(ptr, n, n) };
+}
+
+impl Drop for Buckets {
+    fn drop(&mut self) {
+        // The filler reads the block's address: it must be finished before the block goes.
+        if let Some(filler) = self.filler.take() {
+            filler.work.stop.store(true, Ordering::Relaxed);
+            let _ = filler.thread.join();
+        }
+        // SAFETY: `base` was allocated by the global allocator with `layout`.
+        unsafe { std::alloc::dealloc(self.base.as_ptr(), self.layout) }
+    }
+}
+
+impl Buckets {
+    /// Writes zeros over every bucket, split among the machine's cores when it is large.
+    fn zero(&mut self) {
+        const PER_THREAD_MIN: usize = 64 << 20;
+        let bytes = self.len * std::mem::size_of::<Bucket>();
+        let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
+        let threads = (bytes / PER_THREAD_MIN).clamp(1, cores);
+        let share = bytes.div_ceil(threads);
+        let start = self.base.as_ptr() as usize + self.offset;
+        // SAFETY: `&mut self` excludes every other use of the buckets but the filler's, which
+        // only asks the kernel to back pages (`prefault`) and never reads or writes them; the
+        // range `[offset, offset + bytes)` lies inside the block (see `try_alloc`), the calls
+        // write disjoint parts of it, and all-zero bytes are empty buckets.
+        let zero = move |lo: usize, len: usize| unsafe {
+            std::ptr::write_bytes((start + lo) as *mut u8, 0, len)
+        };
+        std::thread::scope(|scope| {
+            for lo in (0..bytes).step_by(share) {
+                let len = share.min(bytes - lo);
+                let spawned = threads > 1
+                    && std::thread::Builder::new()
+                        .spawn_scoped(scope, move || zero(lo, len))
+                        .is_ok();
+                if !spawned {
+                    zero(lo, len);
+                }
+            }
+        });
+    }
+
+    /// Starts the thread that faults the pages in, until it is done, the kernel cannot do it, or
+    /// it is told to stop. None when a thread cannot be started (the pages are then faulted in
+    /// by the search).
+    fn start_filler(&self) -> Option<Filler> {
+        let work = std::sync::Arc::new(Prefault {
+            addr: self.as_ptr() as usize,
+            len: self.len,
+            next: std::sync::atomic::AtomicUsize::new(0),
+            stop: AtomicBool::new(false),
+        });
+        let shared = work.clone();
+        let thread = std::thread::Builder::new()
+            .name("tt-prefault".into())
+            .spawn(move || while shared.step() {})
+            .ok()?;
+        Some(Filler { work, thread })
+    }
+
+    /// Works beside the filler thread until its work is over (every page in, or the kernel
+    /// cannot prefault) or `limit` has passed; true when it is over.
+    fn help(&self, limit: std::time::Duration) -> bool {
+        let Some(filler) = &self.filler else {
+            return true;
+        };
+        let start = std::time::Instant::now();
+        while start.elapsed() < limit && filler.work.step() {}
+        // The filler may still be on its last chunk.
+        while !filler.thread.is_finished() && start.elapsed() < limit {
+            std::thread::sleep(std::time::Duration::from_millis(1));
+        }
+        filler.thread.is_finished()
+    }
+}
+
+/// `n` zeroed buckets (at least one), or `None` when the allocator refuses (see [`Buckets`]).
+/// All-zero bytes are an empty bucket (atomics holding 0).
+fn try_alloc(n: usize) -> Option<Buckets> {
+    const LINE: usize = std::mem::align_of::<Bucket>();
+    let len = n.max(1);
+    let size = len
+        .checked_add(1)?
+        .checked_mul(std::mem::size_of::<Bucket>())?;
+    // 16 bytes: the alignment std leaves to `calloc` on the platforms it knows.
+    let layout = std::alloc::Layout::from_size_align(size, 16).ok()?;
+    // SAFETY: the layout's size is not zero (at least two buckets).
+    let base = std::ptr::NonNull::new(unsafe { std::alloc::alloc_zeroed(layout) })?;
+    // At most 48: the block is 16-byte aligned.
+    let offset = (LINE - base.as_ptr() as usize % LINE) % LINE;
+    let mut buckets = Buckets {
+        base,
+        layout,
+        offset,
+        len,
+        filler: None,
+    };
     // Before the first touch, so that the pages are faulted in as huge pages.
     hayate_core::advise_huge_pages(&buckets[..]);
+    buckets.filler = buckets.start_filler();
     Some(buckets)
 }
 
-fn try_alloc_buckets(mb: usize) -> Option<Vec<Bucket>> {
+fn try_alloc_buckets(mb: usize) -> Option<Buckets> {
     let n = (mb.checked_mul(1024 * 1024)? / std::mem::size_of::<Bucket>()).max(1);
     try_alloc(n)
 }
@@ -362,8 +510,19 @@ mod tests {
         tt.new_search();
         tt.store(42, Move16(7), 5, 5, 3, Bound::Exact);
         assert!(tt.probe(42).is_some());
+        // The background thread brings the pages in; a table this size is whole long before
+        // a minute has passed.
+        assert!(tt.settle(std::time::Duration::from_secs(60)));
         tt.clear();
         assert!(tt.probe(42).is_none());
         assert_eq!(tt.size_mb(), size);
+        // Zeroed in place, every part of it (the clear splits a large table among threads).
+        for k in 0..1000u64 {
+            let key = k.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+            tt.store(key, Move16(7), 5, 5, 3, Bound::Exact);
+        }
+        tt.new_search();
+        tt.clear();
+        assert!((0..1000u64).all(|k| tt.probe(k.wrapping_mul(0x9e37_79b9_7f4a_7c15)).is_none()));
     }
 }
