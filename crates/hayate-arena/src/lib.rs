@@ -1,20 +1,4 @@
-//! Matches and leagues between USI engines: the arena starts each engine as a child process,
-//! keeps the clocks, lets the rules core adjudicate every game, appends each result to a file as
-//! soon as it is known (so a killed run resumes), and rates the engines by maximum likelihood.
-//!
-//! ```no_run
-//! use hayate_arena::{EngineConfig, League, TimeControl, run};
-//! let engines = vec![
-//!     EngineConfig::new("material", "hayate").option("EvalType", "material"),
-//!     EngineConfig::new("kkpee9", "hayate"),
-//! ];
-//! let mut league = League::new(engines, "out");
-//! league.games_per_pair = 20;
-//! league.time_control = TimeControl::byoyomi(100);
-//! let outcome = run(&league)?;
-//! print!("{}", outcome.summary.text());
-//! # Ok::<(), hayate_arena::ArenaError>(())
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 pub mod clock;

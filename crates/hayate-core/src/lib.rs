@@ -1,15 +1,4 @@
-//! Hayate's rules core: the vocabulary types, bitboards and attack tables, the position with
-//! incremental keys, legal move generation, the rules of the game, SFEN and USI text, perft.
-//!
-//! ```
-//! use hayate_core::{Position, perft};
-//! let mut pos = Position::startpos();
-//! assert_eq!(pos.legal_moves().len(), 30);
-//! let m = pos.parse_usi_move("7g7f")?;
-//! pos.do_move(m);
-//! assert_eq!(perft(&mut pos, 1), 30);
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 pub mod attacks;

@@ -1,23 +1,4 @@
-//! Evaluations of a [`Position`], behind one trait so the αβ search is monomorphised over them.
-//!
-//! Incremental state (material sums, effect counts, NNUE accumulators) lives in a per-thread
-//! stack owned by the searcher, one frame per ply, never in globals.
-//!
-//! - [`Material`]: piece values.
-//! - [`Kkpee9`]: material plus a 9.6 MB effect table built from formulas by [`Kkpee9::new`]
-//!   (call it once at `isready`; clones share the table).
-//! - [`Nnue`]: HalfKP 256x2-32-32 `nn.bin` files, loaded by [`Nnue::load`]; kernels for
-//!   scalar, AVX2 and AVX-512 VNNI chosen at run time ([`Isa`]), all bit-identical.
-//!
-//! ```no_run
-//! use hayate_core::Position;
-//! use hayate_eval::{Evaluator, Kkpee9, Nnue};
-//! let kkpee9 = Kkpee9::new();
-//! let nnue = Nnue::load("eval/nn.bin")?;
-//! let pos = Position::startpos();
-//! println!("{} {}", kkpee9.evaluate_once(&pos), nnue.evaluate_once(&pos));
-//! # Ok::<(), hayate_eval::NnueError>(())
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 pub mod effect;

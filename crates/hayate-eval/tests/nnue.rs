@@ -5,6 +5,7 @@ mod common;
 
 use common::{Lcg, expected, positions};
 use hayate_core::Position;
+use hayate_eval::nnue::shape::{FeatureSet, Shape};
 use hayate_eval::nnue::{NnueFault, RandomNetParams, random_net_bytes};
 use hayate_eval::{Evaluator, Isa, Nnue};
 use std::sync::OnceLock;
@@ -188,7 +189,26 @@ fn malformed_nets_are_typed_errors() {
             .position(|w| w == b"HalfKP")
             .expect("text");
     bad[at..at + 6].copy_from_slice(b"HalfKA");
-    assert!(matches!(fault(&bad), NnueFault::UnsupportedArchitecture(_)));
+    assert!(matches!(
+        fault(&bad),
+        NnueFault::UnsupportedArchitecture { .. }
+    ));
+    // A net of another architecture is named in the error.
+    let big = Shape {
+        features: FeatureSet::HalfKpVm,
+        half: 256,
+        h1: 32,
+        h2: 32,
+    };
+    let text = big.text();
+    let mut other = Vec::new();
+    for w in [0x7AF3_2F16u32, big.file_hash(), text.len() as u32] {
+        other.extend_from_slice(&w.to_le_bytes());
+    }
+    other.extend_from_slice(text.as_bytes());
+    other.resize(big.file_size(text.len()), 0);
+    let message = fault(&other).to_string();
+    assert!(message.starts_with("HalfKP_vm 256x2-32-32"), "{message}");
     let text_len = u32::from_le_bytes([good[8], good[9], good[10], good[11]]) as usize;
     let mut bad = good.to_vec();
     bad[12 + text_len] ^= 0xFF;

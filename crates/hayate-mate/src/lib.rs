@@ -1,16 +1,4 @@
-//! Hayate mate solvers: mate-in-1, fixed-depth odd-ply mate search, df-pn.
-//!
-//! ```
-//! use hayate_mate::{DfpnOptions, MateResult, mate_in, mate_in_1, solve};
-//! use hayate_core::Position;
-//! use std::sync::atomic::AtomicBool;
-//! let mut pos = Position::from_sfen("4k4/9/4P4/9/9/9/9/9/9 b G2r2b3g4s4n4l17p 1")?;
-//! assert_eq!(mate_in_1(&pos).map(|m| m.to_usi()), Some("G*5b".to_string()));
-//! assert!(mate_in(&mut pos, 3).is_some());
-//! let r = solve(&pos, &DfpnOptions::default(), &AtomicBool::new(false));
-//! assert_eq!(r.to_usi(), "checkmate G*5b");
-//! # Ok::<(), Box<dyn std::error::Error>>(())
-//! ```
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 mod dfpn;

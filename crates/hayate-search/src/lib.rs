@@ -1,6 +1,4 @@
-//! Hayate's αβ engine: iterative-deepening PVS over a shared transposition table, generic over
-//! the evaluation so the hot path is monomorphised, with time management for byoyomi, Fischer
-//! and sudden death, pondering, MultiPV and Lazy SMP threads.
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 pub mod bench;

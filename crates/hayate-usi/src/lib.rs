@@ -1,5 +1,4 @@
-//! The USI protocol as types: commands a GUI sends (parsed on the engine side), what an engine
-//! answers (formatted on the engine side, parsed on the GUI side, e.g. by the arena).
+#![doc = include_str!("../README.md")]
 #![deny(missing_docs)]
 
 mod engine_side;

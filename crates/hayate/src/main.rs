@@ -1,5 +1,4 @@
-//! The `hayate` binary. With no arguments it is a USI engine on stdin/stdout; subcommands run
-//! the tools, each a thin layer over a library crate.
+#![doc = include_str!("../README.md")]
 
 mod cmd;
 mod engine;
@@ -44,6 +43,8 @@ enum Command {
     Train(cmd::train::Args),
     /// The MCTS (deep-learning) player: one search, or its speed bench.
     Mcts(cmd::mcts::Args),
+    /// NNUE files: `info FILE` says which architecture a file holds.
+    Nnue(cmd::nnue::Args),
 }
 
 fn main() -> anyhow::Result<()> {
@@ -63,5 +64,6 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Rl(a)) => cmd::rl::run(a),
         Some(Command::Train(a)) => cmd::train::run(a),
         Some(Command::Mcts(a)) => cmd::mcts::run(a),
+        Some(Command::Nnue(a)) => cmd::nnue::run(a),
     }
 }

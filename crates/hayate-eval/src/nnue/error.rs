@@ -32,9 +32,14 @@ pub enum NnueFault {
         /// The hash expected.
         expected: u32,
     },
-    /// The architecture text is not HalfKP 256x2-32-32.
-    #[error("unsupported architecture {0:?}")]
-    UnsupportedArchitecture(String),
+    /// The file holds another architecture than HalfKP 256x2-32-32.
+    #[error("{found}: Hayate evaluates HalfKP 256x2-32-32 only (architecture text {text:?})")]
+    UnsupportedArchitecture {
+        /// What the file holds, as [`super::shape::identify`] tells it.
+        found: String,
+        /// The file's architecture text.
+        text: String,
+    },
     /// The file is shorter than the architecture requires.
     #[error("truncated: {actual} bytes, the architecture needs {expected}")]
     Truncated {

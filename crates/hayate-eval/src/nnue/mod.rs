@@ -7,6 +7,7 @@ pub mod features;
 mod forward;
 pub mod network;
 mod random_net;
+pub mod shape;
 
 pub use error::{NnueError, NnueFault};
 pub use network::Network;

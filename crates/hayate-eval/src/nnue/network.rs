@@ -4,6 +4,7 @@ use super::arch::{
     self, FE_END, FILE_HASH, FT_HASH, HALF, HIDDEN, INPUTS, L1_IN, L2_IN, NET_HASH, VERSION,
 };
 use super::error::NnueFault;
+use super::shape::{Header, Identified, Shape, identify};
 
 /// The parameters. First-layer and second-layer weights are stored permuted for the
 /// chunked affine kernels: `perm[(j * 32 + o) * 4 + k] = W[o][4 * j + k]`, so one 4-byte
@@ -103,6 +104,26 @@ fn unpermute(p: &[i8], nin: usize) -> Vec<i8> {
     w
 }
 
+/// What the file holds when it is not HalfKP 256x2-32-32, said for the error; `None` when it
+/// is (or claims to be, with a wrong size: the size checks then say what is wrong).
+fn other_architecture(header: &Header, len: usize) -> Option<String> {
+    match identify(header, len) {
+        Identified::Classic { shape, .. } if shape == Shape::HALFKP_256 => None,
+        Identified::Classic {
+            shape,
+            text_agrees: true,
+        } => Some(shape.name()),
+        Identified::Classic { shape, .. } => Some(format!(
+            "{} (by the file's length; its text says other sizes)",
+            shape.name()
+        )),
+        Identified::Sfnn => Some("an SFNN layer stack".into()),
+        Identified::UnknownSizes(_) if arch::is_supported_text(&header.text) => None,
+        Identified::UnknownSizes(f) => Some(format!("{} with sizes no known net has", f.name())),
+        Identified::Unknown => Some("a feature set Hayate does not know".into()),
+    }
+}
+
 fn check_hash(section: &'static str, found: u32, expected: u32) -> Result<(), NnueFault> {
     if found == expected {
         Ok(())
@@ -121,27 +142,27 @@ impl Network {
     /// # Errors
     /// A wrong size, version, hash or architecture text, as an [`NnueFault`].
     pub fn from_bytes(bytes: &[u8]) -> Result<Network, NnueFault> {
-        if bytes.len() < 12 {
+        let Some(header) = Header::read(bytes) else {
             return Err(NnueFault::TruncatedHeader { len: bytes.len() });
-        }
-        let mut r = Reader { bytes, at: 0 };
-        let version = r.u32();
-        if version != VERSION {
+        };
+        if header.version != VERSION {
             return Err(NnueFault::BadVersion {
-                found: version,
+                found: header.version,
                 expected: VERSION,
             });
         }
-        check_hash("file", r.u32(), FILE_HASH)?;
-        let text_len = r.u32() as usize;
-        // Compare against the real size before trusting `text_len` (it may be garbage).
-        if text_len > bytes.len() - 12 {
-            return Err(NnueFault::TruncatedHeader { len: bytes.len() });
+        if let Some(found) = other_architecture(&header, bytes.len()) {
+            return Err(NnueFault::UnsupportedArchitecture {
+                found,
+                text: header.text,
+            });
         }
-        let text = String::from_utf8_lossy(r.take(text_len)).into_owned();
-        if !arch::is_supported_text(&text) {
-            return Err(NnueFault::UnsupportedArchitecture(text));
-        }
+        check_hash("file", header.hash, FILE_HASH)?;
+        let text_len = header.text.len();
+        let mut r = Reader {
+            bytes,
+            at: 12 + text_len,
+        };
         let expected = arch::file_size(text_len);
         if bytes.len() < expected {
             return Err(NnueFault::Truncated {

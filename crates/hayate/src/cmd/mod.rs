@@ -9,6 +9,7 @@ pub mod error_stats;
 pub mod eval;
 pub mod mate;
 pub mod mcts;
+pub mod nnue;
 pub mod perft;
 pub mod rl;
 pub mod selfplay;
