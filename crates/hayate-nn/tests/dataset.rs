@@ -4,7 +4,7 @@
 
 use hayate_core::{Color, Move, Position, Repetition};
 use hayate_nn::dataset::{
-    BatchConfig, BatchLoader, DataFormat, DatasetError, DatasetStats, InputKind, SampleOptions,
+    BatchConfig, BatchLoader, DatasetError, DatasetStats, InputKind, SampleFormat, SampleOptions,
     Samples, ShuffleBuffer, average_duplicates, fill_batch, result_value, score_to_value,
 };
 use hayate_nn::{DlshogiFeatures, move_label};
@@ -133,7 +133,7 @@ fn hcpe3_bytes(games: &[Game]) -> Vec<u8> {
 fn hcpe_samples_carry_the_records_targets() {
     let gs = games(11, 4, 60);
     let (bytes, expect) = hcpe_bytes(&gs);
-    let samples: Vec<_> = Samples::new(&bytes[..], DataFormat::Hcpe, SampleOptions::default())
+    let samples: Vec<_> = Samples::new(&bytes[..], SampleFormat::Hcpe, SampleOptions::default())
         .collect::<Result<_, _>>()
         .expect("no corrupt record");
     assert_eq!(samples.len(), expect.len());
@@ -162,7 +162,7 @@ fn corrupt_hcpe_records_are_reported_with_their_offset_and_skipped() {
     // A cut-off tail.
     bytes.extend_from_slice(&[0u8; 17]);
     let items: Vec<_> =
-        Samples::new(&bytes[..], DataFormat::Hcpe, SampleOptions::default()).collect();
+        Samples::new(&bytes[..], SampleFormat::Hcpe, SampleOptions::default()).collect();
     let errors: Vec<String> = items
         .iter()
         .filter_map(|r| r.as_ref().err())
@@ -201,7 +201,7 @@ fn hcpe3_samples_follow_the_visits_and_skip_repetitions() {
             temperature,
             ..SampleOptions::default()
         };
-        let samples: Vec<_> = Samples::new(&bytes[..], DataFormat::Hcpe3, opts)
+        let samples: Vec<_> = Samples::new(&bytes[..], SampleFormat::Hcpe3, opts)
             .collect::<Result<_, _>>()
             .expect("no corrupt game");
         let mut expected = 0;
@@ -269,7 +269,7 @@ fn corrupt_hcpe3_games_are_reported_and_skipped() {
     hcpe3_game(&gs[0]).encode(&mut bytes);
     bytes.extend_from_slice(&[1, 2, 3]); // a cut-off header
     let items: Vec<_> =
-        Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default()).collect();
+        Samples::new(&bytes[..], SampleFormat::Hcpe3, SampleOptions::default()).collect();
     let errors: Vec<&DatasetError> = items.iter().filter_map(|r| r.as_ref().err()).collect();
     assert_eq!(errors.len(), 3, "{errors:?}");
     assert!(
@@ -292,7 +292,7 @@ fn corrupt_hcpe3_games_are_reported_and_skipped() {
 fn batches_hold_every_sample_expanded() {
     let gs = games(15, 4, 70);
     let bytes = hcpe3_bytes(&gs);
-    let samples: Vec<_> = Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default())
+    let samples: Vec<_> = Samples::new(&bytes[..], SampleFormat::Hcpe3, SampleOptions::default())
         .collect::<Result<Vec<_>, _>>()
         .expect("ok");
     // One batch by hand: rows equal the features of the decoded positions.
@@ -361,7 +361,7 @@ fn duplicates_are_averaged() {
     let bytes = hcpe3_bytes(&[gs.into_iter().next().unwrap()]);
     let mut doubled = bytes.clone();
     doubled.extend_from_slice(&bytes);
-    let samples: Vec<_> = Samples::new(&doubled[..], DataFormat::Hcpe3, SampleOptions::default())
+    let samples: Vec<_> = Samples::new(&doubled[..], SampleFormat::Hcpe3, SampleOptions::default())
         .collect::<Result<Vec<_>, _>>()
         .expect("ok");
     let once = samples.len() / 2;
@@ -377,8 +377,8 @@ fn stats_count_what_was_written() {
     let (bytes, _) = hcpe_bytes(&gs);
     let mut stats = DatasetStats::new();
     let mut errors = Vec::new();
-    stats.add(&bytes3[..], DataFormat::Hcpe3, &mut |e| errors.push(e));
-    stats.add(&bytes[..], DataFormat::Hcpe, &mut |e| errors.push(e));
+    stats.add(&bytes3[..], SampleFormat::Hcpe3, &mut |e| errors.push(e));
+    stats.add(&bytes[..], SampleFormat::Hcpe, &mut |e| errors.push(e));
     assert!(errors.is_empty());
     let positions: u64 = gs.iter().map(|g| g.moves.len() as u64).sum();
     let with_cands: u64 = gs
@@ -431,7 +431,7 @@ fn positions_whose_move_repeats_are_skipped() {
             skip_repetitions,
             ..SampleOptions::default()
         };
-        Samples::new(&bytes[..], DataFormat::Hcpe3, opts)
+        Samples::new(&bytes[..], SampleFormat::Hcpe3, opts)
             .filter(|r| r.is_ok())
             .count()
     };
@@ -453,7 +453,7 @@ fn hcpe3_pipeline_throughput() {
     let path = std::env::temp_dir().join("hayate-nn-bench.hcpe3");
     std::fs::write(&path, &bytes).expect("write");
     let t = Instant::now();
-    let n = Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default())
+    let n = Samples::new(&bytes[..], SampleFormat::Hcpe3, SampleOptions::default())
         .filter(|r| r.is_ok())
         .count();
     let read = t.elapsed().as_secs_f64();
@@ -462,7 +462,7 @@ fn hcpe3_pipeline_throughput() {
         "read + replay + labels (1 thread): {:.0} samples/s",
         n as f64 / read
     );
-    let samples: Vec<_> = Samples::new(&bytes[..], DataFormat::Hcpe3, SampleOptions::default())
+    let samples: Vec<_> = Samples::new(&bytes[..], SampleFormat::Hcpe3, SampleOptions::default())
         .filter_map(Result::ok)
         .collect();
     let cfg = BatchConfig {
@@ -507,7 +507,7 @@ fn hcpe3_pipeline_throughput() {
     for workers in [1, 2] {
         let t = Instant::now();
         let opened =
-            hayate_nn::dataset::open_samples(&path, DataFormat::Hcpe3, SampleOptions::default())
+            hayate_nn::dataset::open_samples(&path, SampleFormat::Hcpe3, SampleOptions::default())
                 .unwrap();
         let stream = ShuffleBuffer::new(opened.filter_map(Result::ok), 10_000, 1);
         let cfg = BatchConfig {
@@ -551,7 +551,7 @@ fn random_bytes_never_panic() {
                 bytes[i] ^= 1 << rng.below(8);
             }
         }
-        for format in [DataFormat::Hcpe, DataFormat::Hcpe3] {
+        for format in [SampleFormat::Hcpe, SampleFormat::Hcpe3] {
             let n = Samples::new(&bytes[..], format, SampleOptions::default()).count();
             assert!(n <= bytes.len());
             let mut stats = DatasetStats::new();
@@ -612,7 +612,7 @@ fn sidecar_settings_reach_novice_batches() {
         played(&gs[1])
     );
     std::fs::write(dir.join("shard-000000.games.jsonl"), lines).unwrap();
-    let samples: Vec<_> = open_samples(&file, DataFormat::Hcpe3, SampleOptions::default())
+    let samples: Vec<_> = open_samples(&file, SampleFormat::Hcpe3, SampleOptions::default())
         .unwrap()
         .collect::<Result<_, _>>()
         .unwrap();

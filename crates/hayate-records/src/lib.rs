@@ -4,6 +4,7 @@
 pub mod data;
 
 pub use data::error::{ErrorPolicy, RecordError, RecordErrorKind};
+pub use data::format::DataFormat;
 pub use data::hcp::{Hcp, PackedSfen};
 pub use data::hcpe::{GameResult, Hcpe, RESULT_MAX_MOVES, RESULT_NYUGYOKU, RESULT_SENNICHITE};
 pub use data::hcpe3::{Hcpe3Game, Hcpe3Move, Hcpe3Reader, MoveVisits, ReplayError};

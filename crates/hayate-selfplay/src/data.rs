@@ -2,51 +2,17 @@
 //! the search's score and the game's result.
 
 use std::collections::BTreeMap;
-use std::str::FromStr;
 
 use hayate_core::game::{EndReason, FinishedGame};
 use hayate_core::player::Score;
 use hayate_core::{Color, Move, Position};
+pub use hayate_records::DataFormat;
 use hayate_records::Record;
 use hayate_records::{
     AperyMove16, GameResult, Hcp, Hcpe, Hcpe3Game, Hcpe3Move, MoveVisits, PackedError, PackedSfen,
     Psv, PsvMove16, RESULT_MAX_MOVES, RESULT_NYUGYOKU, RESULT_SENNICHITE,
 };
-
-/// The training-data format of the shards.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataFormat {
-    /// YaneuraOu PackedSfenValue, 40 bytes: score and result from the side to move.
-    Psv,
-    /// dlshogi hcpe, 38 bytes: score from the side to move, result from Black's view.
-    Hcpe,
-    /// dlshogi hcpe3, one record per game with the visit counts of each searched position
-    /// (the MCTS player's format).
-    Hcpe3,
-}
-
-impl DataFormat {
-    /// The file extension (`psv`, `hcpe`).
-    pub fn extension(self) -> &'static str {
-        match self {
-            DataFormat::Psv => "psv",
-            DataFormat::Hcpe => "hcpe",
-            DataFormat::Hcpe3 => "hcpe3",
-        }
-    }
-}
-
-impl FromStr for DataFormat {
-    type Err = String;
-    fn from_str(s: &str) -> Result<DataFormat, String> {
-        match s {
-            "psv" => Ok(DataFormat::Psv),
-            "hcpe" => Ok(DataFormat::Hcpe),
-            "hcpe3" => Ok(DataFormat::Hcpe3),
-            _ => Err(format!("unknown data format {s:?} (psv, hcpe or hcpe3)")),
-        }
-    }
-}
+use std::str::FromStr;
 
 /// YaneuraOu's mate value: a mate in `n` plies is written as `MATE - n`.
 const MATE: i32 = 32_000;
@@ -122,6 +88,7 @@ pub fn encode_game(
         let score = relabel.map_or(score, |f| Score::Cp(f(pos)));
         let r = match format {
             DataFormat::Psv => psv(game, pos, score, m.mv).map(|r| r.encode(out)),
+            DataFormat::Hcp => Hcp::from_position(pos).map(|r| r.encode(out)),
             _ => hcpe(game, pos, score, m.mv).map(|r| r.encode(out)),
         };
         match r {

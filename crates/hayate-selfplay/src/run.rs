@@ -277,7 +277,7 @@ pub fn run(cfg: &Config, progress: &(dyn Fn(u64) + Sync)) -> Result<Summary, Sel
         move |source| SelfplayError::Io { path, source }
     };
     std::fs::create_dir_all(&cfg.out_dir).map_err(io(&cfg.out_dir))?;
-    let ext = cfg.format.extension();
+    let ext = cfg.format.name();
     let (todo, present): (Vec<_>, Vec<_>) = cfg
         .shards()
         .into_iter()
@@ -495,7 +495,7 @@ fn write_shard(
     summary: &mut Summary,
     progress: &(dyn Fn(u64) + Sync),
 ) -> Result<(), SelfplayError> {
-    let ext = cfg.format.extension();
+    let ext = cfg.format.name();
     let path = shard_path(&cfg.out_dir, index, ext);
     let io = |source| SelfplayError::Io {
         path: path.clone(),

@@ -7,7 +7,7 @@
 
 use crate::error::TrainError;
 use hayate_nn::dataset::{
-    Batch, BatchConfig, DataFormat, Sample, SampleOptions, fill_batch_into, open_samples,
+    Batch, BatchConfig, Sample, SampleFormat, SampleOptions, fill_batch_into, open_samples,
 };
 use std::path::Path;
 
@@ -62,7 +62,7 @@ impl TrainData {
         let mut data = TrainData::default();
         for p in paths {
             let p = p.as_ref();
-            let format = DataFormat::detect(p)?;
+            let format = SampleFormat::detect(p)?;
             let first = data.samples.len();
             for s in open_samples(p, format, opts)? {
                 match s {

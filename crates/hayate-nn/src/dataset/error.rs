@@ -13,6 +13,9 @@ pub enum DatasetError {
         /// Why.
         error: std::io::Error,
     },
+    /// The file's data format is not told, or not one read here.
+    #[error("{0}")]
+    Format(String),
     /// The record reader rejected a record (bad bytes, truncation, read failure).
     #[error(transparent)]
     Record(#[from] RecordError),

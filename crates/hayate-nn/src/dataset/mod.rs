@@ -20,6 +20,6 @@ pub use error::DatasetError;
 pub use sample::{EVAL_COEF, NoviceGame, Sample, result_value, score_to_value};
 pub use shuffle::ShuffleBuffer;
 pub use source::{
-    DataFormat, SampleOptions, Samples, SidecarGame, open_samples, read_sidecar, sidecar_path,
+    SampleFormat, SampleOptions, Samples, SidecarGame, open_samples, read_sidecar, sidecar_path,
 };
 pub use stats::DatasetStats;

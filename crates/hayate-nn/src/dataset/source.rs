@@ -16,7 +16,7 @@ use super::sample::{EVAL_COEF, NoviceGame, Sample, result_value, score_to_value}
 use crate::labels::move_label;
 use crate::novice::NoviceConfig;
 use hayate_core::{Color, Move, MoveList, Repetition};
-use hayate_records::FixedRecord;
+use hayate_records::{DataFormat, FixedRecord};
 use hayate_records::{
     ErrorPolicy, Hcp, Hcpe, Hcpe3Game, Hcpe3Reader, PositionError, RecordError, RecordErrorKind,
 };
@@ -25,38 +25,42 @@ use std::fs::File;
 use std::io::{BufReader, Read};
 use std::path::Path;
 
-/// The training-data formats read here.
+/// The training-data formats samples are read from (of [`DataFormat`], those with moves
+/// to learn).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum DataFormat {
+pub enum SampleFormat {
     /// dlshogi's hcpe: 38-byte position records.
     Hcpe,
     /// dlshogi's hcpe3: one variable-length record per self-play game.
     Hcpe3,
 }
 
-impl DataFormat {
-    /// The format of `path`: by extension (`.hcpe`, `.hcpe3`), otherwise hcpe when the size is a
-    /// multiple of 38 bytes and hcpe3 when it is not.
+impl SampleFormat {
+    /// The format of `path` by the one rule of [`DataFormat::detect`], if samples are read
+    /// from it here.
     ///
     /// # Errors
-    /// [`DatasetError::Open`] when the file cannot be inspected.
-    pub fn detect(path: &Path) -> Result<DataFormat, DatasetError> {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("hcpe") => return Ok(DataFormat::Hcpe),
-            Some("hcpe3") => return Ok(DataFormat::Hcpe3),
-            _ => {}
-        }
-        let len = std::fs::metadata(path)
-            .map_err(|error| DatasetError::Open {
-                path: path.display().to_string(),
-                error,
-            })?
-            .len();
-        Ok(if len % Hcpe::SIZE as u64 == 0 {
-            DataFormat::Hcpe
-        } else {
-            DataFormat::Hcpe3
+    /// [`DatasetError::Format`] when the file cannot be inspected, its format is not told, or
+    /// it is psv or hcp (no policy target).
+    pub fn detect(path: &Path) -> Result<SampleFormat, DatasetError> {
+        let format = DataFormat::detect(path).map_err(DatasetError::Format)?;
+        SampleFormat::try_from(format).map_err(|f| {
+            DatasetError::Format(format!(
+                "{}: {f} data has no move targets for a network; use hcpe or hcpe3",
+                path.display()
+            ))
         })
+    }
+}
+
+impl TryFrom<DataFormat> for SampleFormat {
+    type Error = DataFormat;
+    fn try_from(f: DataFormat) -> Result<SampleFormat, DataFormat> {
+        match f {
+            DataFormat::Hcpe => Ok(SampleFormat::Hcpe),
+            DataFormat::Hcpe3 => Ok(SampleFormat::Hcpe3),
+            other => Err(other),
+        }
     }
 }
 
@@ -161,13 +165,13 @@ pub fn read_sidecar(path: &Path) -> Vec<SidecarGame> {
         .collect()
 }
 
-/// Opens `path` as `format` (see [`DataFormat::detect`]).
+/// Opens `path` as `format` (see [`SampleFormat::detect`]).
 ///
 /// # Errors
 /// [`DatasetError::Open`] when the file cannot be opened.
 pub fn open_samples(
     path: &Path,
-    format: DataFormat,
+    format: SampleFormat,
     opts: SampleOptions,
 ) -> Result<Samples<BufReader<File>>, DatasetError> {
     let file = File::open(path).map_err(|error| DatasetError::Open {
@@ -175,7 +179,7 @@ pub fn open_samples(
         error,
     })?;
     let mut samples = Samples::new(BufReader::with_capacity(1 << 20, file), format, opts);
-    if format == DataFormat::Hcpe3 {
+    if format == SampleFormat::Hcpe3 {
         samples.sidecar = read_sidecar(path);
     }
     Ok(samples)
@@ -183,14 +187,14 @@ pub fn open_samples(
 
 impl<R: Read> Samples<R> {
     /// Samples from `reader` holding `format` data.
-    pub fn new(reader: R, format: DataFormat, opts: SampleOptions) -> Samples<R> {
+    pub fn new(reader: R, format: SampleFormat, opts: SampleOptions) -> Samples<R> {
         let inner = match format {
-            DataFormat::Hcpe => Inner::Hcpe {
+            SampleFormat::Hcpe => Inner::Hcpe {
                 reader,
                 offset: 0,
                 done: false,
             },
-            DataFormat::Hcpe3 => Inner::Hcpe3 {
+            SampleFormat::Hcpe3 => Inner::Hcpe3 {
                 reader: Hcpe3Reader::new(reader, ErrorPolicy::Skip),
                 rejected: 0,
             },

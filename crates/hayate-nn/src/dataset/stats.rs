@@ -1,7 +1,7 @@
 //! File statistics for `hayate dataset stats`: records, result split, candidates, duplicates.
 
 use super::error::DatasetError;
-use super::source::DataFormat;
+use super::source::SampleFormat;
 use hayate_core::Position;
 use hayate_records::FixedRecord;
 use hayate_records::{
@@ -79,12 +79,12 @@ impl DatasetStats {
     pub fn add<R: Read>(
         &mut self,
         reader: R,
-        format: DataFormat,
+        format: SampleFormat,
         report: &mut dyn FnMut(DatasetError),
     ) {
         match format {
-            DataFormat::Hcpe => self.add_hcpe(reader, report),
-            DataFormat::Hcpe3 => self.add_hcpe3(reader, report),
+            SampleFormat::Hcpe => self.add_hcpe(reader, report),
+            SampleFormat::Hcpe3 => self.add_hcpe3(reader, report),
         }
     }
 

@@ -1,7 +1,7 @@
 //! The formats a conversion reads and writes, by name or file extension, and which converts to
 //! which.
 
-use crate::{GameFormat, TextEncoding};
+use crate::{DataFormat, GameFormat, TextEncoding};
 use std::path::Path;
 
 /// A file format of either kind: game records or training data.
@@ -19,6 +19,17 @@ pub enum FileFormat {
     Hcp,
 }
 
+impl From<DataFormat> for FileFormat {
+    fn from(f: DataFormat) -> FileFormat {
+        match f {
+            DataFormat::Psv => FileFormat::Psv,
+            DataFormat::Hcpe => FileFormat::Hcpe,
+            DataFormat::Hcpe3 => FileFormat::Hcpe3,
+            DataFormat::Hcp => FileFormat::Hcp,
+        }
+    }
+}
+
 impl FileFormat {
     /// The format of a name or extension (`csa`, `kif`, `kifu`, `ki2`, `ki2u`, `jkf`, `json`,
     /// `sfen`, `usi`, `hcpe`, `hcpe3`, `psv`, `bin`, `hcp`; case-insensitive).
@@ -26,13 +37,7 @@ impl FileFormat {
         if let Some((f, e)) = GameFormat::from_name(name) {
             return Some(FileFormat::Game(f, e));
         }
-        Some(match name.to_ascii_lowercase().as_str() {
-            "hcpe" => FileFormat::Hcpe,
-            "hcpe3" => FileFormat::Hcpe3,
-            "psv" | "bin" => FileFormat::Psv,
-            "hcp" => FileFormat::Hcp,
-            _ => return None,
-        })
+        DataFormat::from_name(name).map(FileFormat::from)
     }
 
     /// The format of a path by its extension.
@@ -70,10 +75,10 @@ impl FileFormat {
             FileFormat::Game(GameFormat::Ki2, TextEncoding::Utf8) => "ki2u",
             FileFormat::Game(GameFormat::Jkf, _) => "jkf",
             FileFormat::Game(GameFormat::Usi, _) => "sfen",
-            FileFormat::Hcpe => "hcpe",
-            FileFormat::Hcpe3 => "hcpe3",
-            FileFormat::Psv => "psv",
-            FileFormat::Hcp => "hcp",
+            FileFormat::Hcpe => DataFormat::Hcpe.name(),
+            FileFormat::Hcpe3 => DataFormat::Hcpe3.name(),
+            FileFormat::Psv => DataFormat::Psv.name(),
+            FileFormat::Hcp => DataFormat::Hcp.name(),
         }
     }
 }

@@ -3,6 +3,7 @@
 
 pub(crate) mod bits;
 pub mod error;
+pub mod format;
 pub mod hcp;
 pub mod hcpe;
 pub mod hcpe3;

@@ -12,48 +12,12 @@ use super::features::Sample;
 use crate::error::TrainError;
 use hayate_core::{Color, Move, Position};
 use hayate_nn::dataset::result_value;
-use hayate_records::{ErrorPolicy, GameResult, Hcpe, Hcpe3Reader, HcpeReader, Psv, PsvReader};
+use hayate_records::{
+    DataFormat, ErrorPolicy, GameResult, Hcpe, Hcpe3Reader, HcpeReader, Psv, PsvReader,
+};
 use std::fs::File;
 use std::io::BufReader;
 use std::path::Path;
-
-/// A training-data format.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Format {
-    /// YaneuraOu's PackedSfenValue.
-    Psv,
-    /// dlshogi's hcpe.
-    Hcpe,
-    /// dlshogi's hcpe3.
-    Hcpe3,
-}
-
-impl Format {
-    /// The format of `path` by extension (`.psv`/`.bin`, `.hcpe`, `.hcpe3`), else by size
-    /// when only one of 40 and 38 bytes divides it.
-    ///
-    /// # Errors
-    /// [`TrainError::Config`] when neither says.
-    pub fn detect(path: &Path) -> Result<Format, TrainError> {
-        match path.extension().and_then(|e| e.to_str()) {
-            Some("psv" | "bin") => return Ok(Format::Psv),
-            Some("hcpe") => return Ok(Format::Hcpe),
-            Some("hcpe3") => return Ok(Format::Hcpe3),
-            _ => {}
-        }
-        let len = std::fs::metadata(path)
-            .map_err(|e| TrainError::io(path, e))?
-            .len();
-        match (len % 40 == 0, len % 38 == 0) {
-            (true, false) => Ok(Format::Psv),
-            (false, true) => Ok(Format::Hcpe),
-            _ => Err(TrainError::Config(format!(
-                "{}: cannot tell psv from hcpe by name or size; give --format",
-                path.display()
-            ))),
-        }
-    }
-}
 
 /// Samples read, with the count of records that could not be used.
 #[derive(Clone, Debug, Default)]
@@ -159,15 +123,21 @@ fn push(
 /// When the file cannot be opened, or an hcpe3 file's framing breaks.
 pub fn load_file(
     path: &Path,
-    format: Format,
+    format: DataFormat,
     filter: Filter,
     threads: usize,
     out: &mut Loaded,
 ) -> Result<(), TrainError> {
+    if format == DataFormat::Hcp {
+        return Err(TrainError::Config(format!(
+            "{}: hcp holds positions only (no score or result to learn)",
+            path.display()
+        )));
+    }
     let file = File::open(path).map_err(|e| TrainError::io(path, e))?;
     let reader = BufReader::with_capacity(1 << 20, file);
     match format {
-        Format::Psv => {
+        DataFormat::Psv => {
             let mut r = PsvReader::new(reader, ErrorPolicy::Skip);
             let recs: Vec<Psv> = r.by_ref().filter_map(Result::ok).collect();
             out.skipped += r.rejected();
@@ -187,7 +157,7 @@ pub fn load_file(
                 out,
             );
         }
-        Format::Hcpe => {
+        DataFormat::Hcpe => {
             let mut r = HcpeReader::new(reader, ErrorPolicy::Skip);
             let recs: Vec<Hcpe> = r.by_ref().filter_map(Result::ok).collect();
             out.skipped += r.rejected();
@@ -208,7 +178,7 @@ pub fn load_file(
                 out,
             );
         }
-        Format::Hcpe3 => {
+        DataFormat::Hcpe3 => {
             let mut r = Hcpe3Reader::new(reader, ErrorPolicy::Skip);
             let mut games = Vec::new();
             for g in r.by_ref() {
@@ -238,6 +208,8 @@ pub fn load_file(
                 out,
             );
         }
+        // Refused above.
+        DataFormat::Hcp => {}
     }
     Ok(())
 }

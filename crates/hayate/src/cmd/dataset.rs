@@ -7,8 +7,9 @@
 //!   duplicates over hcpe/hcpe3 files.
 
 use anyhow::Context;
-use hayate_nn::dataset::{DataFormat, DatasetStats};
+use hayate_nn::dataset::{DatasetStats, SampleFormat};
 use hayate_nn::jsonl::{features_json_line, parse_position_line};
+use hayate_records::DataFormat;
 use std::io::{BufRead, BufReader, BufWriter, Write};
 use std::path::PathBuf;
 
@@ -36,17 +37,10 @@ enum Command {
         /// The files.
         #[arg(required = true)]
         files: Vec<PathBuf>,
-        /// The format of every file (default: by extension, else by size).
-        #[arg(long, value_enum)]
-        format: Option<Format>,
+        /// The format of every file, hcpe or hcpe3 (default: told by each file's name or size).
+        #[arg(long)]
+        format: Option<DataFormat>,
     },
-}
-
-/// A training-data format.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-enum Format {
-    Hcpe,
-    Hcpe3,
 }
 
 /// Runs the command.
@@ -95,13 +89,13 @@ fn features(sfen_file: Option<PathBuf>, nyugyoku: bool) -> anyhow::Result<()> {
 
 /// Prints `key value` lines over all files; corrupt records are reported on stderr (the first
 /// 20 per file) and counted.
-fn stats(files: Vec<PathBuf>, format: Option<Format>) -> anyhow::Result<()> {
+fn stats(files: Vec<PathBuf>, format: Option<DataFormat>) -> anyhow::Result<()> {
     let mut stats = DatasetStats::new();
     for path in &files {
         let fmt = match format {
-            Some(Format::Hcpe) => DataFormat::Hcpe,
-            Some(Format::Hcpe3) => DataFormat::Hcpe3,
-            None => DataFormat::detect(path)?,
+            Some(f) => SampleFormat::try_from(f)
+                .map_err(|f| anyhow::anyhow!("dataset stats reads hcpe or hcpe3, not {f}"))?,
+            None => SampleFormat::detect(path)?,
         };
         let file =
             std::fs::File::open(path).with_context(|| format!("opening {}", path.display()))?;

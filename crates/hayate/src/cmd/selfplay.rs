@@ -78,10 +78,10 @@ pub struct Args {
     /// Seed of every random choice (shard seeds derive from it and the shard index).
     #[arg(long, default_value_t = 1)]
     seed: u64,
-    /// psv (YaneuraOu PackedSfenValue), hcpe or hcpe3 (dlshogi); default psv for αβ, hcpe3
-    /// (with visit counts) for MCTS.
+    /// psv (YaneuraOu PackedSfenValue), hcpe, hcpe3 or hcp (dlshogi); default psv for αβ,
+    /// hcpe3 (with visit counts) for MCTS.
     #[arg(long)]
-    format: Option<String>,
+    format: Option<DataFormat>,
     /// The score written: `search` (the search's, the usual target) or `static` (the
     /// evaluation's own score of the position: data to distil it into a net).
     #[arg(long, default_value = "search")]
@@ -219,16 +219,10 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         None => openings::DEFAULT_OPENINGS.to_string(),
     };
     let engine = engine(&a)?;
-    let default_format = match engine {
-        Engine::Mcts(_) => "hcpe3",
-        Engine::AlphaBeta(_) => "psv",
-    };
-    let format: DataFormat = a
-        .format
-        .as_deref()
-        .unwrap_or(default_format)
-        .parse()
-        .map_err(anyhow::Error::msg)?;
+    let format = a.format.unwrap_or(match engine {
+        Engine::Mcts(_) => DataFormat::Hcpe3,
+        Engine::AlphaBeta(_) => DataFormat::Psv,
+    });
     anyhow::ensure!(a.shard_size > 0, "--shard-size must be above 0");
     let limits = Limits {
         depth: a.depth.or(if a.nodes.is_some() { None } else { Some(6) }),
@@ -266,7 +260,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         );
     }
     // Shards already there (a resumed run) are not part of this run's work.
-    let ext = cfg.format.extension();
+    let ext = cfg.format.name();
     let present: u64 = cfg
         .shards()
         .iter()

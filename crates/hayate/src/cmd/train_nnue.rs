@@ -5,7 +5,8 @@
 use anyhow::{Context, bail};
 use hayate_core::Position;
 use hayate_eval::{Evaluator, Nnue};
-use hayate_train::nnue::data::{Filter, Format, Loaded, load_file, split_validation};
+use hayate_records::DataFormat;
+use hayate_train::nnue::data::{Filter, Loaded, load_file, split_validation};
 use hayate_train::nnue::export::load_nnbin;
 use hayate_train::nnue::loss::LossConfig;
 use hayate_train::nnue::optim::AdamConfig;
@@ -24,9 +25,9 @@ pub struct NnueArgs {
     /// Output directory: nn.bin, checkpoint.bin, metrics.csv, metrics.svg.
     #[arg(long)]
     out: PathBuf,
-    /// Format of every file when the name does not say.
-    #[arg(long, value_enum)]
-    format: Option<FormatArg>,
+    /// Format of every file (psv, hcpe, hcpe3; default: told by each file's name or size).
+    #[arg(long)]
+    format: Option<DataFormat>,
     /// Validation files (default: a split of the training data).
     #[arg(long)]
     val: Vec<PathBuf>,
@@ -132,26 +133,17 @@ fn report_errors(errors: &mut [f32]) {
     }
 }
 
-#[derive(Clone, Copy, clap::ValueEnum)]
-enum FormatArg {
-    Psv,
-    Hcpe,
-    Hcpe3,
-}
-
 fn load(
     files: &[PathBuf],
-    format: Option<FormatArg>,
+    format: Option<DataFormat>,
     a: &NnueArgs,
     threads: usize,
 ) -> anyhow::Result<Loaded> {
     let mut out = Loaded::default();
     for f in files {
         let fmt = match format {
-            Some(FormatArg::Psv) => Format::Psv,
-            Some(FormatArg::Hcpe) => Format::Hcpe,
-            Some(FormatArg::Hcpe3) => Format::Hcpe3,
-            None => Format::detect(f)?,
+            Some(f) => f,
+            None => DataFormat::detect(f).map_err(anyhow::Error::msg)?,
         };
         let filter = Filter {
             max_score: a.max_score,
