@@ -57,40 +57,40 @@ enum RlCommand {
 #[derive(clap::Args)]
 struct SettingsArgs {
     /// Generations to run.
-    #[arg(long, default_value_t = 5)]
+    #[arg(long, default_value_t = RlSettings::default().generations)]
     generations: u32,
     /// Self-play positions per generation.
-    #[arg(long, default_value_t = 20_000)]
+    #[arg(long, default_value_t = RlSettings::default().positions)]
     positions: u64,
     /// Self-play games at once.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = RlSettings::default().games_at_once)]
     games_at_once: usize,
     /// Playouts per self-play move.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = RlSettings::default().playouts)]
     playouts: u64,
     /// Generations of data each training reads (the newest).
-    #[arg(long, default_value_t = 3)]
+    #[arg(long, default_value_t = RlSettings::default().window)]
     window: u32,
     /// Training steps per generation.
-    #[arg(long, default_value_t = 300)]
+    #[arg(long, default_value_t = RlSettings::default().train_steps)]
     train_steps: u64,
     /// Samples per training step.
-    #[arg(long, default_value_t = 256)]
+    #[arg(long, default_value_t = RlSettings::default().train_batch)]
     train_batch: usize,
     /// Learning rate of the fine-tuning.
-    #[arg(long, default_value_t = 0.01)]
+    #[arg(long, default_value_t = RlSettings::default().lr)]
     lr: f64,
     /// Gate games per generation.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = RlSettings::default().gate_games)]
     gate_games: u64,
     /// Playouts per gate move.
-    #[arg(long, default_value_t = 100)]
+    #[arg(long, default_value_t = RlSettings::default().gate_playouts)]
     gate_playouts: u64,
     /// Score the candidate needs to replace the current network (0: always promote).
-    #[arg(long, default_value_t = 0.5)]
+    #[arg(long, default_value_t = RlSettings::default().gate_score)]
     gate_score: f64,
     /// Gate games at once.
-    #[arg(long, default_value_t = 2)]
+    #[arg(long, default_value_t = RlSettings::default().gate_concurrency)]
     gate_concurrency: usize,
     /// Extra words for every `hayate selfplay` (e.g. "--draw-control 0.02 --sample-plies 20").
     #[arg(long, default_value = "", allow_hyphen_values = true)]
