@@ -35,7 +35,7 @@ while read -r n bin opts; do
   case "$n" in ''|'#'*) continue ;; esac
   names+=("$n")
   {
-    printf '[[engine]]\nname = "%s"\npath = "%s"\n[engine.options]\nUSI_Hash = 256\nThreads = 1\n' \
+    printf '[[engine]]\nname = "%s"\npath = "%s"\n[engine.options]\nUSI_Hash = 256\nThreads = 1\nNetworkDelay = 20\n' \
       "$n" "$work/$bin"
     for o in $opts; do printf '%s = "%s"\n' "${o%%=*}" "${o#*=}"; done
     printf '\n[[engine]]\nname = "yo"\npath = "%s"\n[engine.options]\n' "$a/yaneuraou-material6"
