@@ -1,4 +1,7 @@
-//! The HalfKP 256x2-32-32 architecture: sizes, hashes and the `nn.bin` layout.
+//! The HalfKP 256x2-32-32 architecture: sizes, hashes and the `nn.bin` layout (the hashes and
+//! the file size are [`Shape::HALFKP_256`]'s, from the formulas every architecture shares).
+
+use super::shape::Shape;
 
 /// Square count.
 pub const SQ_NB: usize = 81;
@@ -18,11 +21,11 @@ pub const L2_IN: usize = HIDDEN;
 /// File version (`nnue_common.h` kVersion).
 pub const VERSION: u32 = 0x7AF3_2F16;
 /// Whole-network hash in the header: feature-transformer hash ^ network hash.
-pub const FILE_HASH: u32 = 0x3E5A_A6EE;
+pub const FILE_HASH: u32 = Shape::HALFKP_256.file_hash();
 /// Feature-transformer hash (HalfKP(Friend) ^ 512).
-pub const FT_HASH: u32 = 0x5D69_D7B8;
+pub const FT_HASH: u32 = Shape::HALFKP_256.ft_hash();
 /// Network (layers) hash.
-pub const NET_HASH: u32 = 0x6333_7156;
+pub const NET_HASH: u32 = Shape::HALFKP_256.net_hash();
 
 /// Output scale: the raw output is divided by this (truncating) to give centipawn-like units.
 pub const FV_SCALE: i32 = 16;
@@ -31,18 +34,9 @@ pub const WEIGHT_SCALE_BITS: u32 = 6;
 /// The evaluation is clamped to ±this (YaneuraOu's `VALUE_MAX_EVAL`).
 pub const VALUE_MAX_EVAL: i32 = 27000;
 
-/// Bytes after the architecture text: FT hash, biases and weights, net hash, three layers.
-pub const BODY_BYTES: usize = 4
-    + 2 * HALF
-    + 2 * HALF * INPUTS
-    + 4
-    + (4 * HIDDEN + HIDDEN * L1_IN)
-    + (4 * HIDDEN + HIDDEN * L2_IN)
-    + (4 + L2_IN);
-
 /// The file size for an architecture text of `text_len` bytes.
 pub const fn file_size(text_len: usize) -> usize {
-    12 + text_len + BODY_BYTES
+    Shape::HALFKP_256.file_size(text_len)
 }
 
 /// The architecture text YaneuraOu writes for this net (the sparse-input variant).

@@ -9,17 +9,13 @@
 //! 256x2 architecture text whatever the real size, so [`identify`] trusts the file length over
 //! the text's numbers. SFNN layer stacks (Suisho11) are recognised by name only.
 
-/// `fe_end`: hand and board piece-square codes of one perspective.
-const FE_END: usize = 1548;
-/// Squares.
-const SQ_NB: usize = 81;
+pub use super::arch::VERSION;
+use super::arch::{FE_END, SQ_NB};
+
 /// `fe_end` with the two kings as pieces (HalfKA2).
 const E_KING: usize = FE_END + SQ_NB;
 /// `fe_end` with both kings and their own codes (HalfKA1).
 const FE_END2: usize = E_KING + SQ_NB;
-
-/// The first word of every classic and SFNN file (`nnue_common.h` kVersion).
-pub const VERSION: u32 = 0x7AF3_2F16;
 
 /// An input feature set.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -66,7 +62,7 @@ impl FeatureSet {
     }
 
     /// Input features (one perspective).
-    pub fn inputs(self) -> usize {
+    pub const fn inputs(self) -> usize {
         match self {
             FeatureSet::HalfKp => SQ_NB * FE_END,
             FeatureSet::HalfKpVm => 5 * 9 * FE_END,
@@ -79,7 +75,7 @@ impl FeatureSet {
     }
 
     /// The feature set's own hash (before the transformer's size is mixed in).
-    pub fn hash(self) -> u32 {
+    pub const fn hash(self) -> u32 {
         match self {
             // HalfKPE9 keeps HalfKP's hash: only the text and the size tell them apart.
             FeatureSet::HalfKp | FeatureSet::HalfKpE9 => 0x5D69_D5B8,
@@ -124,19 +120,19 @@ pub const KNOWN_SIZES: [(usize, usize, usize); 8] = [
     (1536, 16, 64),
 ];
 
-fn pad32(n: usize) -> usize {
+const fn pad32(n: usize) -> usize {
     n.div_ceil(32) * 32
 }
 
-fn affine_bytes(inputs: usize, outputs: usize) -> usize {
+const fn affine_bytes(inputs: usize, outputs: usize) -> usize {
     4 * outputs + outputs * pad32(inputs)
 }
 
-fn affine_hash(prev: u32, outputs: usize) -> u32 {
+const fn affine_hash(prev: u32, outputs: usize) -> u32 {
     0xCC03_DAE4u32.wrapping_add(outputs as u32) ^ (prev >> 1) ^ (prev << 31)
 }
 
-fn relu_hash(prev: u32) -> u32 {
+const fn relu_hash(prev: u32) -> u32 {
     0x538D_24C7u32.wrapping_add(prev)
 }
 
@@ -161,12 +157,12 @@ impl Shape {
     }
 
     /// The feature transformer's hash.
-    pub fn ft_hash(&self) -> u32 {
+    pub const fn ft_hash(&self) -> u32 {
         self.features.hash() ^ (2 * self.half) as u32
     }
 
     /// The layers' hash: the input slice, then each affine layer and clipped ReLU.
-    pub fn net_hash(&self) -> u32 {
+    pub const fn net_hash(&self) -> u32 {
         let mut h = 0xEC42_E90Du32 ^ (2 * self.half) as u32;
         h = relu_hash(affine_hash(h, self.h1));
         h = relu_hash(affine_hash(h, self.h2));
@@ -174,12 +170,12 @@ impl Shape {
     }
 
     /// The hash in the file's header.
-    pub fn file_hash(&self) -> u32 {
+    pub const fn file_hash(&self) -> u32 {
         self.ft_hash() ^ self.net_hash()
     }
 
     /// Bytes after the architecture text: FT hash, biases and weights, net hash, three layers.
-    pub fn body_bytes(&self) -> usize {
+    pub const fn body_bytes(&self) -> usize {
         4 + 2 * self.half
             + 2 * self.half * self.features.inputs()
             + 4
@@ -189,7 +185,7 @@ impl Shape {
     }
 
     /// The file size with an architecture text of `text_len` bytes.
-    pub fn file_size(&self, text_len: usize) -> usize {
+    pub const fn file_size(&self, text_len: usize) -> usize {
         12 + text_len + self.body_bytes()
     }
 
@@ -416,8 +412,10 @@ mod tests {
                 }
             );
         }
-        // The classic 256 net's constants are these formulas' values.
-        assert_eq!(Shape::HALFKP_256.net_hash(), super::super::arch::NET_HASH);
+        // The classic 256 net's constants (derived from these formulas) keep the values the
+        // loader always checked.
+        assert_eq!(super::super::arch::NET_HASH, 0x6333_7156);
+        assert_eq!(super::super::arch::FILE_HASH, 0x3E5A_A6EE);
         assert_eq!(Shape::HALFKP_256.text(), super::super::arch::ARCH_TEXT);
     }
 

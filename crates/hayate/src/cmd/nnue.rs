@@ -30,11 +30,11 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 }
 
 fn info(path: &std::path::Path) -> anyhow::Result<()> {
-    let open =
-        || std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()));
-    let len = open()?.metadata()?.len() as usize;
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot open {}", path.display()))?;
+    let len = file.metadata()?.len() as usize;
     let mut head = Vec::new();
-    open()?.take(1 << 16).read_to_end(&mut head)?;
+    file.take(1 << 16).read_to_end(&mut head)?;
     let header = Header::read(&head).with_context(|| {
         format!(
             "{}: {len} bytes, too short for an NNUE header",
