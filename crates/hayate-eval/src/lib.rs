@@ -10,7 +10,7 @@ pub mod simd;
 
 pub use kkpee9::{EffectUpdate, Kkpee9, Kkpee9Stack};
 pub use material::Material;
-pub use nnue::{Nnue, NnueError, NnueStack};
+pub use nnue::{AnyNnue, Nnue, NnueError, NnueOf, NnueStack};
 pub use simd::Isa;
 
 use hayate_core::{Move, Position};

@@ -1,5 +1,7 @@
-//! The HalfKP 256x2-32-32 architecture: sizes, hashes and the `nn.bin` layout (the hashes and
-//! the file size are [`Shape::HALFKP_256`]'s, from the formulas every architecture shares).
+//! HalfKP constants every shape shares (features, file version, output scaling), and the sizes,
+//! hashes and `nn.bin` layout of the 256x2-32-32 most nets use (the hashes and the file size are
+//! [`Shape::HALFKP_256`]'s, from the formulas every architecture shares; other shapes take
+//! theirs from their [`Shape`]).
 
 use super::shape::Shape;
 
@@ -41,12 +43,3 @@ pub const fn file_size(text_len: usize) -> usize {
 
 /// The architecture text YaneuraOu writes for this net (the sparse-input variant).
 pub const ARCH_TEXT: &str = "Features=HalfKP(Friend)[125388->256x2],Network=AffineTransform[1<-32](ClippedReLU[32](AffineTransform[32<-32](ClippedReLU[32](AffineTransformSparseInput[32<-512](InputSlice[512(0:512)])))))";
-
-/// Whether an architecture text describes HalfKP 256x2-32-32 (dense or sparse-input first layer).
-pub fn is_supported_text(text: &str) -> bool {
-    text.contains("HalfKP(Friend)[125388->256x2]")
-        && (text.contains("AffineTransform[32<-512]")
-            || text.contains("AffineTransformSparseInput[32<-512]"))
-        && text.contains("AffineTransform[32<-32]")
-        && text.contains("AffineTransform[1<-32]")
-}

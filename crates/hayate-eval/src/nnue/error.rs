@@ -32,13 +32,25 @@ pub enum NnueFault {
         /// The hash expected.
         expected: u32,
     },
-    /// The file holds another architecture than HalfKP 256x2-32-32.
-    #[error("{found}: Hayate evaluates HalfKP 256x2-32-32 only (architecture text {text:?})")]
+    /// The file holds an architecture Hayate does not evaluate (it takes HalfKP nets of the
+    /// sizes in [`super::shape::KNOWN_SIZES`]).
+    #[error(
+        "{found}: Hayate evaluates HalfKP nets of the sizes public nets use only (architecture text {text:?})"
+    )]
     UnsupportedArchitecture {
         /// What the file holds, as [`super::shape::identify`] tells it.
         found: String,
         /// The file's architecture text.
         text: String,
+    },
+    /// A supported net, but not of the shape asked for (a fixed-shape loader such as
+    /// [`super::Nnue::load`]; [`super::AnyNnue`] takes every supported shape).
+    #[error("{found}, where {expected} was asked for")]
+    WrongShape {
+        /// The file's shape.
+        found: String,
+        /// The shape asked for.
+        expected: String,
     },
     /// The file is shorter than the architecture requires.
     #[error("truncated: {actual} bytes, the architecture needs {expected}")]

@@ -1,6 +1,12 @@
-//! NNUE HalfKP 256x2-32-32: the tanuki-/Suisho `nn.bin` format, evaluated bit-exactly as the
-//! reference engine does, with an accumulator stack updated incrementally on every move.
+//! NNUE HalfKP: the tanuki-/Suisho `nn.bin` format, evaluated bit-exactly as the reference
+//! engine does, with an accumulator stack updated incrementally on every move.
+//!
+//! [`NnueOf`] is one evaluator per layer shape (`HALF`x2-`H1`-`H2`, const generics: every
+//! shape is compiled on its own, and nothing branches on the shape per node); [`Nnue`] is the
+//! 256x2-32-32 of most nets, and [`AnyNnue`] holds a net of any shape public nets use, chosen
+//! once when the file is loaded.
 
+mod any;
 pub mod arch;
 mod error;
 pub mod features;
@@ -9,38 +15,51 @@ pub mod network;
 mod random_net;
 pub mod shape;
 
+pub use any::AnyNnue;
 pub use error::{NnueError, NnueFault};
-pub use network::Network;
-pub use random_net::{RandomNetParams, random_net_bytes};
+pub use network::{Network, NetworkOf};
+pub use random_net::{RandomNetParams, random_net_bytes, random_net_bytes_of};
 
 use crate::Evaluator;
 use crate::material::material_black;
 use crate::simd::{Isa, scalar};
-use arch::HALF;
 use features::FeatureDelta;
 use hayate_core::{Color, Move, PieceType, Position};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-/// The NNUE evaluation. Cloning is cheap: the 64 MB of parameters are shared behind an [`Arc`].
-#[derive(Clone, Debug)]
-pub struct Nnue {
-    net: Arc<Network>,
+/// The NNUE evaluation of HalfKP `HALF`x2-`H1`-`H2`. Cloning is cheap: the parameters (64 MB
+/// and more) are shared behind an [`Arc`].
+#[derive(Debug)]
+pub struct NnueOf<const HALF: usize, const H1: usize, const H2: usize> {
+    net: Arc<NetworkOf<HALF, H1, H2>>,
     isa: Isa,
+}
+
+/// The NNUE evaluation of HalfKP 256x2-32-32, the net most public files hold.
+pub type Nnue = NnueOf<256, 32, 32>;
+
+impl<const HALF: usize, const H1: usize, const H2: usize> Clone for NnueOf<HALF, H1, H2> {
+    fn clone(&self) -> Self {
+        NnueOf {
+            net: Arc::clone(&self.net),
+            isa: self.isa,
+        }
+    }
 }
 
 /// Both perspectives' feature-transformer sums, indexed by colour (Black 0, White 1).
 #[derive(Clone, Copy, Debug)]
 #[repr(C, align(64))]
-pub struct Accumulator {
+pub struct Accumulator<const HALF: usize = 256> {
     /// `halves[c]`: the sums of perspective `c`.
     pub halves: [[i16; HALF]; 2],
     /// False when a king is missing (mate problems): the net cannot evaluate then.
     pub valid: bool,
 }
 
-impl Accumulator {
-    const INVALID: Accumulator = Accumulator {
+impl<const HALF: usize> Accumulator<HALF> {
+    const INVALID: Self = Accumulator {
         halves: [[0; HALF]; 2],
         valid: false,
     };
@@ -53,16 +72,16 @@ impl Accumulator {
 /// every node it enters, so the gain is the prefetch, not the skipped work: in `perf record` of
 /// `hayate bench --depth 13 --evaluator nnue`, the update's share went from 9.2 % to 6.8 %.
 #[derive(Clone, Copy, Debug)]
-struct Frame {
-    acc: Accumulator,
+struct Frame<const HALF: usize> {
+    acc: Accumulator<HALF>,
     /// `computed[c]`: `acc.halves[c]` holds perspective `c`'s sums.
     computed: [bool; 2],
     /// `delta[c]`: what the move changed for perspective `c` (when not computed).
     delta: [FeatureDelta; 2],
 }
 
-impl Frame {
-    const INVALID: Frame = Frame {
+impl<const HALF: usize> Frame<HALF> {
+    const INVALID: Self = Frame {
         acc: Accumulator::INVALID,
         computed: [true; 2],
         delta: [FeatureDelta::EMPTY; 2],
@@ -75,22 +94,22 @@ impl Frame {
 /// waits until a position is evaluated, and then covers every frame since the last computed
 /// one (the root frame is always computed).
 #[derive(Debug)]
-pub struct NnueStack {
-    frames: Vec<Frame>,
+pub struct NnueStack<const HALF: usize = 256> {
+    frames: Vec<Frame<HALF>>,
     /// Number of live frames (`frames[top - 1]` is the current one).
     top: usize,
 }
 
-impl NnueStack {
+impl<const HALF: usize> NnueStack<HALF> {
     /// The current frame.
     #[inline(always)]
-    fn current(&self) -> Option<&Frame> {
+    fn current(&self) -> Option<&Frame<HALF>> {
         self.top.checked_sub(1).and_then(|i| self.frames.get(i))
     }
 
     /// Makes room for one more frame and returns (parent, new frame), or `None` at the root.
     #[inline(always)]
-    fn grow(&mut self) -> (Option<&Frame>, &mut Frame) {
+    fn grow(&mut self) -> (Option<&Frame<HALF>>, &mut Frame<HALF>) {
         if self.top == self.frames.len() {
             self.frames.push(Frame::INVALID);
         }
@@ -100,30 +119,30 @@ impl NnueStack {
     }
 }
 
-impl Nnue {
+impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
     /// Loads an `nn.bin` file, using the best instruction set of this CPU.
     ///
     /// # Errors
     /// An unreadable file, or one whose size, version, hashes or architecture text do not
-    /// describe HalfKP 256x2-32-32; the error names the file.
-    pub fn load(path: impl AsRef<Path>) -> Result<Nnue, NnueError> {
+    /// describe HalfKP `HALF`x2-`H1`-`H2`; the error names the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<Self, NnueError> {
         let path = path.as_ref();
         let fail = |fault| NnueError {
             path: path.to_path_buf(),
             fault,
         };
         let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
-        let net = Network::from_bytes(&bytes).map_err(fail)?;
-        Ok(Nnue::from_network(net))
+        let net = NetworkOf::from_bytes(&bytes).map_err(fail)?;
+        Ok(Self::from_network(net))
     }
 
     /// Parses `nn.bin` bytes already in memory (the error's path is `<memory>`).
     ///
     /// # Errors
-    /// As [`Nnue::load`].
-    pub fn from_bytes(bytes: &[u8]) -> Result<Nnue, NnueError> {
-        Network::from_bytes(bytes)
-            .map(Nnue::from_network)
+    /// As [`NnueOf::load`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<Self, NnueError> {
+        NetworkOf::from_bytes(bytes)
+            .map(Self::from_network)
             .map_err(|fault| NnueError {
                 path: PathBuf::from("<memory>"),
                 fault,
@@ -131,16 +150,16 @@ impl Nnue {
     }
 
     /// Wraps parsed parameters, using the best instruction set of this CPU.
-    pub fn from_network(net: Network) -> Nnue {
-        Nnue {
+    pub fn from_network(net: NetworkOf<HALF, H1, H2>) -> Self {
+        NnueOf {
             net: Arc::new(net),
             isa: Isa::detect(),
         }
     }
 
     /// The same net with the kernels of `isa`, or `None` if this CPU lacks it.
-    pub fn with_isa(&self, isa: Isa) -> Option<Nnue> {
-        isa.is_available().then(|| Nnue {
+    pub fn with_isa(&self, isa: Isa) -> Option<Self> {
+        isa.is_available().then(|| NnueOf {
             net: Arc::clone(&self.net),
             isa,
         })
@@ -152,7 +171,7 @@ impl Nnue {
     }
 
     /// The parameters.
-    pub fn network(&self) -> &Network {
+    pub fn network(&self) -> &NetworkOf<HALF, H1, H2> {
         &self.net
     }
 
@@ -162,7 +181,8 @@ impl Nnue {
         match self.isa {
             #[cfg(target_arch = "x86_64")]
             // SAFETY: `self.isa` is Avx2 or Avx512Vnni only when `Isa::is_available` confirmed
-            // AVX2 (`Isa::detect` and `with_isa` are the only ways to set it).
+            // AVX2 (`Isa::detect` and `with_isa` are the only ways to set it). Every supported
+            // HALF is a multiple of the kernel's 256-lane tile (checked at compile time).
             Isa::Avx2 | Isa::Avx512Vnni => unsafe {
                 crate::simd::avx2::update(dst, src, &self.net.ft_weight, removed, added)
             },
@@ -171,7 +191,7 @@ impl Nnue {
     }
 
     /// Recomputes perspective `p`'s half from the active features. Returns false without kings.
-    fn refresh_half(&self, acc: &mut Accumulator, pos: &Position, p: Color) -> bool {
+    fn refresh_half(&self, acc: &mut Accumulator<HALF>, pos: &Position, p: Color) -> bool {
         match features::active(pos, p) {
             Some(list) => {
                 let bias = self.net.ft_bias;
@@ -183,7 +203,7 @@ impl Nnue {
     }
 
     /// Refreshes `acc` for `pos` in place.
-    fn refresh_into(&self, acc: &mut Accumulator, pos: &Position) {
+    fn refresh_into(&self, acc: &mut Accumulator<HALF>, pos: &Position) {
         acc.valid = pos.king_square(Color::Black).is_some()
             && pos.king_square(Color::White).is_some()
             && self.refresh_half(acc, pos, Color::Black)
@@ -191,7 +211,7 @@ impl Nnue {
     }
 
     /// A fully refreshed accumulator for `pos`.
-    pub fn refresh(&self, pos: &Position) -> Accumulator {
+    pub fn refresh(&self, pos: &Position) -> Accumulator<HALF> {
         let mut acc = Accumulator::INVALID;
         self.refresh_into(&mut acc, pos);
         acc
@@ -199,8 +219,8 @@ impl Nnue {
 
     /// Fills `f`, the frame after `m` (`pos` is after the move), lazily: the mover's half is
     /// refreshed at once when its king moved (the walk back stops there), every other half
-    /// keeps the move's feature delta for [`Nnue::materialise`].
-    fn defer(&self, f: &mut Frame, pos: &Position, m: Move) {
+    /// keeps the move's feature delta for [`NnueOf::materialise`].
+    fn defer(&self, f: &mut Frame<HALF>, pos: &Position, m: Move) {
         let kings = [pos.king_square(Color::Black), pos.king_square(Color::White)];
         f.acc.valid = kings.iter().all(Option::is_some);
         if !f.acc.valid {
@@ -216,7 +236,7 @@ impl Nnue {
             } else if let Some(k) = kings[i] {
                 let d = features::delta(pos, m, p, k);
                 for &row in d.removed.as_slice().iter().chain(d.added.as_slice()) {
-                    crate::simd::prefetch_row(&self.net.ft_weight, row);
+                    crate::simd::prefetch_row::<HALF>(&self.net.ft_weight, row);
                 }
                 f.delta[i] = d;
                 f.computed[i] = false;
@@ -225,7 +245,7 @@ impl Nnue {
     }
 
     /// Computes perspective `p`'s half of the top frame from the last computed one below it.
-    fn materialise(&self, stack: &mut NnueStack, p: Color) {
+    fn materialise(&self, stack: &mut NnueStack<HALF>, p: Color) {
         let i = p.index();
         let top = stack.top.saturating_sub(1);
         let mut from = top;
@@ -239,7 +259,7 @@ impl Nnue {
     }
 
     /// Computes half `i` of `f` as `parent` (the same half one ply before) plus `f`'s delta.
-    fn apply_delta(&self, f: &mut Frame, parent: &[i16; HALF], i: usize) {
+    fn apply_delta(&self, f: &mut Frame<HALF>, parent: &[i16; HALF], i: usize) {
         let d = f.delta[i];
         self.update(
             &mut f.acc.halves[i],
@@ -253,7 +273,12 @@ impl Nnue {
     /// The accumulator after `m` from `parent`, the one before it (`pos` is after the move).
     /// The mover's half is refreshed when its king moved, every other half is updated from
     /// the feature delta (the stack's own steps, done at once).
-    pub fn updated(&self, parent: &Accumulator, pos: &Position, m: Move) -> Accumulator {
+    pub fn updated(
+        &self,
+        parent: &Accumulator<HALF>,
+        pos: &Position,
+        m: Move,
+    ) -> Accumulator<HALF> {
         if !parent.valid {
             return self.refresh(pos);
         }
@@ -270,7 +295,7 @@ impl Nnue {
 
     /// The evaluation of an accumulator from the side to move's view (`None` if invalid).
     #[inline]
-    pub fn evaluate_accumulator(&self, acc: &Accumulator, stm: Color) -> Option<i32> {
+    pub fn evaluate_accumulator(&self, acc: &Accumulator<HALF>, stm: Color) -> Option<i32> {
         acc.valid.then(|| {
             let raw = forward::raw_output(
                 &self.net,
@@ -301,21 +326,21 @@ fn material_stm(pos: &Position) -> i32 {
     }
 }
 
-impl Evaluator for Nnue {
-    type Stack = NnueStack;
+impl<const HALF: usize, const H1: usize, const H2: usize> Evaluator for NnueOf<HALF, H1, H2> {
+    type Stack = NnueStack<HALF>;
 
     fn name(&self) -> &'static str {
         "nnue"
     }
 
-    fn new_stack(&self) -> NnueStack {
+    fn new_stack(&self) -> NnueStack<HALF> {
         NnueStack {
             frames: Vec::with_capacity(256),
             top: 0,
         }
     }
 
-    fn reset(&self, stack: &mut NnueStack, pos: &Position) {
+    fn reset(&self, stack: &mut NnueStack<HALF>, pos: &Position) {
         stack.top = 0;
         let (_, f) = stack.grow();
         self.refresh_into(&mut f.acc, pos);
@@ -323,7 +348,7 @@ impl Evaluator for Nnue {
     }
 
     #[inline]
-    fn push(&self, stack: &mut NnueStack, pos: &Position, m: Move) {
+    fn push(&self, stack: &mut NnueStack<HALF>, pos: &Position, m: Move) {
         match stack.grow() {
             (Some(_), f) => self.defer(f, pos, m),
             (None, f) => {
@@ -333,7 +358,7 @@ impl Evaluator for Nnue {
         }
     }
 
-    fn push_null(&self, stack: &mut NnueStack, pos: &Position) {
+    fn push_null(&self, stack: &mut NnueStack<HALF>, pos: &Position) {
         match stack.grow() {
             (Some(parent), f) => {
                 // Nothing changes: an empty delta copies the parent's halves when needed.
@@ -349,12 +374,12 @@ impl Evaluator for Nnue {
     }
 
     #[inline]
-    fn pop(&self, stack: &mut NnueStack) {
+    fn pop(&self, stack: &mut NnueStack<HALF>) {
         stack.top = stack.top.saturating_sub(1);
     }
 
     #[inline]
-    fn evaluate(&self, stack: &mut NnueStack, pos: &Position) -> i32 {
+    fn evaluate(&self, stack: &mut NnueStack<HALF>, pos: &Position) -> i32 {
         let stm = pos.side_to_move();
         let Some(f) = stack.current() else {
             return self.evaluate_scratch(pos);

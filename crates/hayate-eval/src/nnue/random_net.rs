@@ -1,8 +1,11 @@
-//! A random but valid HalfKP net, byte-identical to `shared/tools/gen_random_halfkp_nnbin.py`
-//! (same splitmix64 stream, same defaults), so tests need no Python and no 64 MB fixture.
+//! A random but valid HalfKP net of any shape. For 256x2-32-32 it is byte-identical to
+//! `shared/tools/gen_random_halfkp_nnbin.py` (same splitmix64 stream, same defaults), so tests
+//! need no Python and no 64 MB fixture; other shapes continue the same stream through their
+//! own layer sizes (the row padding of the file included).
 
-use super::arch::{ARCH_TEXT, HALF, HIDDEN, INPUTS, L1_IN, L2_IN, NET_HASH};
-use super::network::write_header;
+use super::arch::INPUTS;
+use super::network::{pad32, write_header};
+use super::shape::Shape;
 
 /// Value ranges of the generator (its command-line options).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,31 +71,57 @@ impl Chunks {
     }
 }
 
-/// The bytes of the random net, exactly as the Python generator writes them.
+impl RandomNetParams {
+    /// Ranges that keep the clipped layers of `shape` working (neither all saturated nor all
+    /// zero) on real positions, with `seed`. The first layer sums `2·half` inputs of about 64:
+    /// its weight range shrinks as the layer widens, so that its sums stay near the ReLU's
+    /// `0..127 << 6`; the second layer's range grows as it narrows. For 256x2-32-32 these are
+    /// the Python generator's defaults but the first layer's range (4 against 16, whose sums
+    /// saturate nearly every output).
+    pub fn for_shape(shape: &Shape, seed: u64) -> RandomNetParams {
+        RandomNetParams {
+            seed,
+            l1_weight: if shape.half <= 256 { 4 } else { 2 },
+            l2_weight: (512 / shape.h1 as u32).clamp(16, 64),
+            l3_weight: 64,
+            ..RandomNetParams::default()
+        }
+    }
+}
+
+/// The bytes of the random HalfKP 256x2-32-32 net, exactly as the Python generator writes them.
 pub fn random_net_bytes(p: &RandomNetParams) -> Vec<u8> {
-    let mut out = Vec::with_capacity(super::arch::file_size(ARCH_TEXT.len()));
+    random_net_bytes_of(&Shape::HALFKP_256, p)
+}
+
+/// The bytes of a random net of `shape` (HalfKP, the features this generator knows). Weight
+/// rows are drawn whole, their padding to 32 inputs included (random there too: the padding
+/// is never read, which the tests then check).
+pub fn random_net_bytes_of(shape: &Shape, p: &RandomNetParams) -> Vec<u8> {
+    let text_len = shape.text().len();
+    let mut out = Vec::with_capacity(shape.file_size(text_len));
     let mut rng = Chunks {
         state: p.seed,
         buf: 0,
         left: 0,
     };
-    write_header(&mut out);
-    for _ in 0..HALF {
+    write_header(&mut out, shape);
+    for _ in 0..shape.half {
         out.extend_from_slice(&(rng.value(p.ft_bias) as i16).to_le_bytes());
     }
-    for _ in 0..HALF * INPUTS {
+    for _ in 0..shape.half * INPUTS {
         out.extend_from_slice(&(rng.value(p.ft_weight) as i16).to_le_bytes());
     }
-    out.extend_from_slice(&NET_HASH.to_le_bytes());
+    out.extend_from_slice(&shape.net_hash().to_le_bytes());
     for (nin, nout, r) in [
-        (L1_IN, HIDDEN, p.l1_weight),
-        (L2_IN, HIDDEN, p.l2_weight),
-        (L2_IN, 1, p.l3_weight),
+        (2 * shape.half, shape.h1, p.l1_weight),
+        (shape.h1, shape.h2, p.l2_weight),
+        (shape.h2, 1, p.l3_weight),
     ] {
         for _ in 0..nout {
             out.extend_from_slice(&rng.value(p.bias32).to_le_bytes());
         }
-        for _ in 0..nout * nin {
+        for _ in 0..nout * pad32(nin) {
             out.push(rng.value(r) as i8 as u8);
         }
     }

@@ -108,7 +108,8 @@ pub struct Shape {
 }
 
 /// The layer sizes public nets use, the 256x2-32-32 of most nets first (what [`identify`]
-/// tries when the text's numbers do not fit the file's length).
+/// tries when the text's numbers do not fit the file's length). Hayate evaluates HalfKP nets
+/// of each ([`super::AnyNnue`]).
 pub const KNOWN_SIZES: [(usize, usize, usize); 8] = [
     (256, 32, 32),
     (512, 8, 64),
@@ -144,6 +145,11 @@ impl Shape {
         h1: 32,
         h2: 32,
     };
+
+    /// Whether Hayate evaluates this shape: HalfKP with the sizes of [`KNOWN_SIZES`].
+    pub fn is_supported(&self) -> bool {
+        self.features == FeatureSet::HalfKp && KNOWN_SIZES.contains(&(self.half, self.h1, self.h2))
+    }
 
     /// `HalfKP 256x2-32-32`.
     pub fn name(&self) -> String {

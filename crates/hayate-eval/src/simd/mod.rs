@@ -3,8 +3,6 @@
 //!
 //! The instruction set is chosen at run time ([`Isa::detect`]); intrinsics live only here.
 
-use crate::nnue::arch::HALF;
-
 pub mod scalar;
 
 #[cfg(target_arch = "x86_64")]
@@ -57,13 +55,13 @@ impl Isa {
     }
 }
 
-/// Asks the CPU to bring row `f` of the feature weights `w` (`HALF` values a row) into the
+/// Asks the CPU to bring row `f` of the feature weights `w` (`N` values a row) into the
 /// cache, so that an update that comes later finds it there. A hint: it changes no result.
 #[inline(always)]
-pub fn prefetch_row(w: &[i16], f: u32) {
-    let start = f as usize * HALF;
+pub fn prefetch_row<const N: usize>(w: &[i16], f: u32) {
+    let start = f as usize * N;
     #[cfg(target_arch = "x86_64")]
-    if let Some(row) = w.get(start..start + HALF) {
+    if let Some(row) = w.get(start..start + N) {
         use std::arch::x86_64::{_MM_HINT_T0, _mm_prefetch};
         for line in row.chunks_exact(32) {
             // SAFETY: a prefetch reads no memory and cannot fault; the pointer lies in `row`.

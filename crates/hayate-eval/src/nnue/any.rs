@@ -1,0 +1,149 @@
+//! A loaded net of any shape Hayate evaluates: the shape is read from the file once, and each
+//! variant holds the evaluator compiled for it, so a search built over a variant's evaluator
+//! never branches on the shape ([`with_nnue!`](crate::with_nnue) builds it).
+
+use super::NnueOf;
+use super::error::{NnueError, NnueFault};
+use super::network::{NetworkOf, halfkp_shape, read_header};
+use super::shape::Shape;
+use crate::Evaluator;
+use crate::simd::Isa;
+use hayate_core::Position;
+use std::path::{Path, PathBuf};
+
+/// Declares [`AnyNnue`] with one variant per supported shape, and its loader.
+macro_rules! any_nnue {
+    ($($variant:ident = ($half:literal, $h1:literal, $h2:literal)),+ $(,)?) => {
+        /// An NNUE evaluation of one of the HalfKP shapes public nets use
+        /// ([`super::shape::KNOWN_SIZES`]). Cloning shares the parameters.
+        #[derive(Clone, Debug)]
+        pub enum AnyNnue {
+            $(
+                #[doc = concat!("HalfKP ", $half, "x2-", $h1, "-", $h2, ".")]
+                $variant(NnueOf<$half, $h1, $h2>),
+            )+
+        }
+
+        impl AnyNnue {
+            /// Every supported shape's `(half, h1, h2)`, in the order of the variants.
+            pub const SIZES: &[(usize, usize, usize)] = &[$(($half, $h1, $h2)),+];
+
+            /// Parses `nn.bin` bytes of any supported shape.
+            fn parse(bytes: &[u8]) -> Result<AnyNnue, NnueFault> {
+                let shape = halfkp_shape(&read_header(bytes)?, bytes.len())?;
+                match (shape.half, shape.h1, shape.h2) {
+                    $(
+                        ($half, $h1, $h2) => NetworkOf::<$half, $h1, $h2>::from_bytes(bytes)
+                            .map(|n| AnyNnue::$variant(NnueOf::from_network(n))),
+                    )+
+                    _ => Err(NnueFault::UnsupportedArchitecture {
+                        found: shape.name(),
+                        text: shape.text(),
+                    }),
+                }
+            }
+        }
+    };
+}
+
+any_nnue! {
+    Halfkp256x32x32 = (256, 32, 32),
+    Halfkp512x8x64 = (512, 8, 64),
+    Halfkp512x8x96 = (512, 8, 96),
+    Halfkp512x16x32 = (512, 16, 32),
+    Halfkp768x16x64 = (768, 16, 64),
+    Halfkp1024x8x32 = (1024, 8, 32),
+    Halfkp1024x8x64 = (1024, 8, 64),
+    Halfkp1536x16x64 = (1536, 16, 64),
+}
+
+/// Runs `$body` with `$n` bound to the shape-specific evaluator ([`NnueOf`]) inside an
+/// [`AnyNnue`] (by value or by reference, as `$any` is): the body is compiled once per shape,
+/// and the match on the shape runs once, here.
+///
+/// ```no_run
+/// use hayate_eval::{AnyNnue, Evaluator, with_nnue};
+/// let net = AnyNnue::load("eval/nn.bin")?;
+/// let pos = hayate_core::Position::startpos();
+/// let v = with_nnue!(&net, n => n.evaluate_once(&pos));
+/// # Ok::<(), hayate_eval::NnueError>(())
+/// ```
+#[macro_export]
+macro_rules! with_nnue {
+    ($any:expr, $n:ident => $body:expr) => {
+        match $any {
+            $crate::nnue::AnyNnue::Halfkp256x32x32($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp512x8x64($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp512x8x96($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp512x16x32($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp768x16x64($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp1024x8x32($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp1024x8x64($n) => $body,
+            $crate::nnue::AnyNnue::Halfkp1536x16x64($n) => $body,
+        }
+    };
+}
+
+impl AnyNnue {
+    /// Loads an `nn.bin` file of any supported shape, using the best instruction set of this
+    /// CPU.
+    ///
+    /// # Errors
+    /// An unreadable file, or one whose size, version, hashes or architecture text do not
+    /// describe a supported HalfKP shape; the error names the file.
+    pub fn load(path: impl AsRef<Path>) -> Result<AnyNnue, NnueError> {
+        let path = path.as_ref();
+        let fail = |fault| NnueError {
+            path: path.to_path_buf(),
+            fault,
+        };
+        let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
+        AnyNnue::parse(&bytes).map_err(fail)
+    }
+
+    /// Parses `nn.bin` bytes already in memory (the error's path is `<memory>`).
+    ///
+    /// # Errors
+    /// As [`AnyNnue::load`].
+    pub fn from_bytes(bytes: &[u8]) -> Result<AnyNnue, NnueError> {
+        AnyNnue::parse(bytes).map_err(|fault| NnueError {
+            path: PathBuf::from("<memory>"),
+            fault,
+        })
+    }
+
+    /// The net's shape.
+    pub fn shape(&self) -> Shape {
+        fn of<const HALF: usize, const H1: usize, const H2: usize>(
+            _: &NnueOf<HALF, H1, H2>,
+        ) -> Shape {
+            NetworkOf::<HALF, H1, H2>::SHAPE
+        }
+        crate::with_nnue!(self, n => of(n))
+    }
+
+    /// The instruction set in use.
+    pub fn isa(&self) -> Isa {
+        crate::with_nnue!(self, n => n.isa())
+    }
+
+    /// The same net with the kernels of `isa`, or `None` if this CPU lacks it.
+    pub fn with_isa(&self, isa: Isa) -> Option<AnyNnue> {
+        match self {
+            AnyNnue::Halfkp256x32x32(n) => n.with_isa(isa).map(AnyNnue::Halfkp256x32x32),
+            AnyNnue::Halfkp512x8x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp512x8x64),
+            AnyNnue::Halfkp512x8x96(n) => n.with_isa(isa).map(AnyNnue::Halfkp512x8x96),
+            AnyNnue::Halfkp512x16x32(n) => n.with_isa(isa).map(AnyNnue::Halfkp512x16x32),
+            AnyNnue::Halfkp768x16x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp768x16x64),
+            AnyNnue::Halfkp1024x8x32(n) => n.with_isa(isa).map(AnyNnue::Halfkp1024x8x32),
+            AnyNnue::Halfkp1024x8x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp1024x8x64),
+            AnyNnue::Halfkp1536x16x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp1536x16x64),
+        }
+    }
+
+    /// One-off evaluation of `pos` from the side to move's view (for tools and tests; a
+    /// search takes the variant's evaluator through [`with_nnue!`](crate::with_nnue)).
+    pub fn evaluate_once(&self, pos: &Position) -> i32 {
+        crate::with_nnue!(self, n => n.evaluate_once(pos))
+    }
+}
