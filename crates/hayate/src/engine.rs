@@ -13,7 +13,7 @@
 use hayate_core::Position;
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
-use hayate_eval::{Kkpee9, Material, Nnue};
+use hayate_eval::{AnyNnue, Kkpee9, Material, with_nnue};
 use hayate_hybrid::{AlphaBetaSide, HybridPlayer};
 use hayate_mcts::MctsPlayer;
 use hayate_search::{AlphaBeta, Options};
@@ -194,8 +194,9 @@ fn alpha_beta(
         "kkpee9" => Box::new(AlphaBeta::with_options(Kkpee9::new(), options)),
         "nnue" => {
             let path = choice.nnue_path();
-            let net = Nnue::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            Box::new(AlphaBeta::with_options(net, options))
+            // The shape is chosen here, once: each arm builds the searcher of its own shape.
+            let net = AnyNnue::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
+            with_nnue!(net, n => Box::new(AlphaBeta::with_options(n, options)))
         }
         other => return Err(format!("unknown EvalType {other:?}")),
     })

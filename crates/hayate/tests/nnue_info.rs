@@ -1,5 +1,6 @@
 //! `hayate nnue info FILE`: the architecture of a file read from its header and length, for
-//! the net Hayate evaluates and for a larger one (a sparse file: only the header is read).
+//! nets Hayate evaluates (256x2-32-32, and 1024x2-8-64 whose text says 256) and for one it does
+//! not (a sparse file: only the header is read).
 
 use hayate_eval::nnue::shape::{FeatureSet, Shape};
 use std::io::Write;
@@ -53,5 +54,16 @@ fn info_names_the_architecture_and_whether_hayate_evaluates_it() {
     assert!(out.contains("sizes taken from the file's length"), "{out}");
     assert!(out.contains("layers 1024x2 -> 8 -> 64 -> 1"), "{out}");
     assert!(out.contains("hash file 0x3E5AB79C (ok;"), "{out}");
+    assert!(out.contains("evaluated by hayate yes"), "{out}");
+
+    let vm = Shape {
+        features: FeatureSet::HalfKpVm,
+        ..Shape::HALFKP_256
+    };
+    let out = info(vm, &vm.text(), "vm.bin");
+    assert!(
+        out.contains("architecture HalfKP_vm 256x2-32-32\n"),
+        "{out}"
+    );
     assert!(out.contains("evaluated by hayate no"), "{out}");
 }

@@ -10,8 +10,6 @@ use std::arch::x86_64::*;
 const TILE: usize = 256;
 /// Registers of one tile.
 const TILE_REGS: usize = TILE / 16;
-/// Most 8-lane i32 accumulator registers of [`affine`] (96 outputs).
-const MAX_OUT_REGS: usize = 12;
 
 /// Loads register `i` of a tile (`TILE` i16 values).
 #[inline]
@@ -106,23 +104,64 @@ pub fn transform<const N: usize>(stm: &[i16; N], opp: &[i16; N], out: &mut [[u8;
     transform_half(opp, b);
 }
 
-/// `a[r] += x · W` over the first `regs` registers, for one 4-byte input chunk (broadcast in
-/// `xv`) and its `4 · OUT` weight bytes `wj`.
+/// `a[r] += x · W` for one 4-byte input chunk (broadcast in `xv`) and its `32 · R` weight
+/// bytes `wj`.
 #[inline]
 #[target_feature(enable = "avx2")]
-fn dot_chunk(a: &mut [__m256i; MAX_OUT_REGS], regs: usize, xv: __m256i, wj: &[i8], ones: __m256i) {
-    assert!(wj.len() >= 32 * regs);
-    for (r, a) in a.iter_mut().enumerate().take(regs) {
-        // SAFETY: `wj` has at least 32·regs bytes; register r reads bytes 32r..32r+32.
+fn dot_chunk<const R: usize>(a: &mut [__m256i; R], xv: __m256i, wj: &[i8], ones: __m256i) {
+    assert!(wj.len() == 32 * R);
+    for (r, a) in a.iter_mut().enumerate() {
+        // SAFETY: `wj` has 32·R bytes; register r reads bytes 32r..32r+32.
         let wv = unsafe { _mm256_loadu_si256(wj.as_ptr().add(32 * r).cast()) };
         *a = _mm256_add_epi32(*a, _mm256_madd_epi16(_mm256_maddubs_epi16(xv, wv), ones));
     }
 }
 
+/// [`affine`] with `R = OUT / 8` accumulator registers (`out` and `bias` hold `8 · R` values).
+#[inline]
+#[target_feature(enable = "avx2")]
+fn affine_regs<const R: usize>(input: &[u8], w: &[i8], bias: &[i32], out: &mut [i32]) {
+    let width = 32 * R;
+    assert!(bias.len() == 8 * R && out.len() == 8 * R);
+    assert!(input.len().is_multiple_of(4) && w.len() >= input.len() / 4 * width);
+    let mut acc = [_mm256_setzero_si256(); R];
+    for (r, a) in acc.iter_mut().enumerate() {
+        // SAFETY: `bias` has 8·R i32, r < R; loadu needs no alignment.
+        *a = unsafe { _mm256_loadu_si256(bias.as_ptr().add(8 * r).cast()) };
+    }
+    let ones = _mm256_set1_epi16(1);
+    let blocks = input.chunks_exact(32);
+    let tail = blocks.remainder();
+    for (b, block) in blocks.enumerate() {
+        // SAFETY: `block` has exactly 32 bytes; loadu needs no alignment.
+        let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
+        if _mm256_testz_si256(v, v) != 0 {
+            continue;
+        }
+        let wb = &w[b * 8 * width..(b + 1) * 8 * width];
+        for (x, wj) in block.chunks_exact(4).zip(wb.chunks_exact(width)) {
+            let xv = _mm256_set1_epi32(i32::from_le_bytes([x[0], x[1], x[2], x[3]]));
+            dot_chunk(&mut acc, xv, wj, ones);
+        }
+    }
+    // Fewer than 32 inputs left (a layer of 8 or 16 inputs): chunk by chunk.
+    let done = input.len() - tail.len();
+    let wt = &w[done / 4 * width..];
+    for (x, wj) in tail.chunks_exact(4).zip(wt.chunks_exact(width)) {
+        let xv = _mm256_set1_epi32(i32::from_le_bytes([x[0], x[1], x[2], x[3]]));
+        dot_chunk(&mut acc, xv, wj, ones);
+    }
+    for (r, a) in acc.iter().enumerate() {
+        // SAFETY: register r covers out[8r..8r+8] of the 8·R-element `out`.
+        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(8 * r).cast(), *a) };
+    }
+}
+
 /// An `OUT`-output affine layer with permuted weights (see [`super::scalar::affine`]); `OUT`
-/// is a multiple of 8 up to 96, the input length a multiple of 4. Whole 32-byte blocks of
-/// zeros are skipped (common with trained nets); within a block every chunk is processed,
-/// since a branch per chunk would mispredict on dense inputs.
+/// is 8, 16, 32, 64 or 96, the input length a multiple of 4. Whole 32-byte blocks of zeros are
+/// skipped (common with trained nets); within a block every chunk is processed, since a branch
+/// per chunk would mispredict on dense inputs. The accumulators stay in `OUT / 8` registers
+/// (the match on `OUT` is resolved at compile time).
 ///
 /// `maddubs` sums two u8×i8 products into i16 with saturation, which never triggers here:
 /// inputs are at most 127, so |2 · 127 · 128| = 32512 < 32768.
@@ -131,41 +170,14 @@ fn dot_chunk(a: &mut [__m256i; MAX_OUT_REGS], regs: usize, xv: __m256i, wj: &[i8
 /// The CPU must support AVX2.
 #[target_feature(enable = "avx2")]
 pub fn affine<const OUT: usize>(input: &[u8], w: &[i8], bias: &[i32; OUT]) -> [i32; OUT] {
-    const { assert!(OUT.is_multiple_of(8) && OUT / 8 <= MAX_OUT_REGS) };
-    let regs = OUT / 8;
-    let chunks = input.len() / 4;
-    assert!(input.len().is_multiple_of(4) && w.len() >= chunks * OUT * 4);
-    let mut acc = [_mm256_setzero_si256(); MAX_OUT_REGS];
-    for (r, a) in acc.iter_mut().enumerate().take(regs) {
-        // SAFETY: `bias` has OUT = 8·regs i32, r < regs; loadu needs no alignment.
-        *a = unsafe { _mm256_loadu_si256(bias.as_ptr().add(8 * r).cast()) };
-    }
-    let ones = _mm256_set1_epi16(1);
-    let block_bytes = 8 * OUT * 4;
-    for (b, block) in input.chunks(32).enumerate() {
-        if block.len() == 32 {
-            // SAFETY: `block` has exactly 32 bytes; loadu needs no alignment.
-            let v = unsafe { _mm256_loadu_si256(block.as_ptr().cast()) };
-            if _mm256_testz_si256(v, v) != 0 {
-                continue;
-            }
-        }
-        let wb = &w[b * block_bytes..];
-        for (k, x) in block.chunks_exact(4).enumerate() {
-            let xv = _mm256_set1_epi32(i32::from_le_bytes([x[0], x[1], x[2], x[3]]));
-            dot_chunk(
-                &mut acc,
-                regs,
-                xv,
-                &wb[k * OUT * 4..(k + 1) * OUT * 4],
-                ones,
-            );
-        }
-    }
     let mut out = [0i32; OUT];
-    for (r, a) in acc.iter().enumerate().take(regs) {
-        // SAFETY: register r covers out[8r..8r+8] of the OUT-element array (r < OUT / 8).
-        unsafe { _mm256_storeu_si256(out.as_mut_ptr().add(8 * r).cast(), *a) };
+    match OUT / 8 {
+        1 => affine_regs::<1>(input, w, bias, &mut out),
+        2 => affine_regs::<2>(input, w, bias, &mut out),
+        4 => affine_regs::<4>(input, w, bias, &mut out),
+        8 => affine_regs::<8>(input, w, bias, &mut out),
+        12 => affine_regs::<12>(input, w, bias, &mut out),
+        _ => panic!("no AVX2 affine kernel for {OUT} outputs"),
     }
     out
 }

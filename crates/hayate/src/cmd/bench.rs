@@ -46,9 +46,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         }
         "nnue" => {
             let t0 = std::time::Instant::now();
-            let net = hayate_eval::Nnue::load(&a.nnue)?;
-            println!("nnue loaded in {} ms", t0.elapsed().as_millis());
-            run_bench(net, a.depth, opts, line)
+            let net = hayate_eval::AnyNnue::load(&a.nnue)?;
+            println!(
+                "nnue {} loaded in {} ms",
+                net.shape().name(),
+                t0.elapsed().as_millis()
+            );
+            hayate_eval::with_nnue!(net, n => run_bench(n, a.depth, opts, line))
         }
         other => anyhow::bail!("unknown evaluator {other:?}"),
     };

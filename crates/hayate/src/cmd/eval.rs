@@ -6,7 +6,7 @@
 use super::error_stats;
 use anyhow::Context;
 use hayate_core::Position;
-use hayate_eval::{Evaluator, Kkpee9, Material, Nnue};
+use hayate_eval::{AnyNnue, Evaluator, Kkpee9, Material, with_nnue};
 use hayate_records::{ErrorPolicy, FixedReader, Psv};
 use std::io::{BufRead, BufWriter, Write};
 
@@ -184,7 +184,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 .nnue
                 .as_ref()
                 .context("--evaluator nnue needs --nnue PATH (an nn.bin file)")?;
-            evaluate_with(&Nnue::load(path)?, &a)?
+            with_nnue!(&AnyNnue::load(path)?, n => evaluate_with(n, &a)?)
         }
     };
     if bad > 0 {

@@ -1,7 +1,12 @@
-//! `hayate nnue info FILE`: what an `nn.bin` holds, told from its header and length.
+//! `hayate nnue info FILE`: what an `nn.bin` holds, told from its header and length;
+//! `hayate nnue random SHAPE OUT`: a random net of a supported shape (for tests against the
+//! reference engine).
 
 use anyhow::Context;
-use hayate_eval::nnue::shape::{Header, Identified, Shape, VERSION, identify};
+use hayate_eval::nnue::shape::{
+    FeatureSet, Header, Identified, KNOWN_SIZES, Shape, VERSION, identify,
+};
+use hayate_eval::nnue::{RandomNetParams, random_net_bytes_of};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -20,13 +25,84 @@ enum Command {
         /// The file.
         file: PathBuf,
     },
+    /// Writes a random HalfKP net of a shape Hayate evaluates (deterministic from the seed;
+    /// the ranges of `RandomNetParams::for_shape`, or the Python generator's defaults with
+    /// `--python-defaults`).
+    Random {
+        /// The layer sizes, `HALFx2-H1-H2` (e.g. `1024x2-8-32`).
+        shape: String,
+        /// The output file.
+        out: PathBuf,
+        /// splitmix64 seed.
+        #[arg(long, default_value_t = 20240601)]
+        seed: u64,
+        /// The Python generator's ranges (netA for 256x2-32-32 with the default seed).
+        #[arg(long)]
+        python_defaults: bool,
+    },
 }
 
 /// Runs the subcommand.
 pub fn run(a: Args) -> anyhow::Result<()> {
     match a.command {
         Command::Info { file } => info(&file),
+        Command::Random {
+            shape,
+            out,
+            seed,
+            python_defaults,
+        } => random(&shape, &out, seed, python_defaults),
     }
+}
+
+/// The HalfKP shape `HALFx2-H1-H2` names, if Hayate evaluates it.
+fn parse_shape(s: &str) -> anyhow::Result<Shape> {
+    let bad = || anyhow::anyhow!("shape {s:?}: expected HALFx2-H1-H2, e.g. 1024x2-8-32");
+    let (half, rest) = s.split_once("x2-").ok_or_else(bad)?;
+    let (h1, h2) = rest.split_once('-').ok_or_else(bad)?;
+    let shape = Shape {
+        features: FeatureSet::HalfKp,
+        half: half.parse().map_err(|_| bad())?,
+        h1: h1.parse().map_err(|_| bad())?,
+        h2: h2.parse().map_err(|_| bad())?,
+    };
+    anyhow::ensure!(
+        shape.is_supported(),
+        "{} is not a shape Hayate evaluates ({})",
+        shape.name(),
+        supported_list()
+    );
+    Ok(shape)
+}
+
+/// The supported sizes, `256x2-32-32, ...`.
+fn supported_list() -> String {
+    KNOWN_SIZES
+        .iter()
+        .map(|(h, a, b)| format!("{h}x2-{a}-{b}"))
+        .collect::<Vec<_>>()
+        .join(", ")
+}
+
+fn random(shape: &str, out: &std::path::Path, seed: u64, python: bool) -> anyhow::Result<()> {
+    let shape = parse_shape(shape)?;
+    let params = if python {
+        RandomNetParams {
+            seed,
+            ..RandomNetParams::default()
+        }
+    } else {
+        RandomNetParams::for_shape(&shape, seed)
+    };
+    let bytes = random_net_bytes_of(&shape, &params);
+    std::fs::write(out, &bytes).with_context(|| format!("cannot write {}", out.display()))?;
+    println!(
+        "{} seed {seed}: {} bytes to {}",
+        shape.name(),
+        bytes.len(),
+        out.display()
+    );
+    Ok(())
 }
 
 fn info(path: &std::path::Path) -> anyhow::Result<()> {
@@ -71,15 +147,14 @@ fn info(path: &std::path::Path) -> anyhow::Result<()> {
                 shape.ft_hash(),
                 shape.net_hash()
             );
-            let evaluated = shape == Shape::HALFKP_256;
-            println!(
-                "evaluated by hayate {}",
-                if evaluated {
-                    "yes"
-                } else {
-                    "no (HalfKP 256x2-32-32 only)"
-                }
-            );
+            if shape.is_supported() {
+                println!("evaluated by hayate yes");
+            } else {
+                println!(
+                    "evaluated by hayate no (HalfKP of the sizes {} only)",
+                    supported_list()
+                );
+            }
         }
         Identified::Sfnn => {
             println!("architecture SFNN layer stack (recognised by name; not evaluated by hayate)")
