@@ -72,6 +72,7 @@ fn affine_regs<const R: usize>(input: &[u8], w: &[i8], out: &mut [i32]) {
         let xv = i32::from_le_bytes([x[0], x[1], x[2], x[3]]);
         dot_chunk(&mut acc[k % CHAINS], xv, wj);
     }
+    #[allow(clippy::needless_range_loop)] // h indexes the four chains and `out` alike
     for h in 0..R {
         let s = _mm512_add_epi32(
             _mm512_add_epi32(acc[0][h], acc[1][h]),
