@@ -132,3 +132,27 @@ fn walk_one_for_perf_stat() {
         _ => {}
     }
 }
+
+/// The walk for a random net of every supported shape, on this CPU's best instruction set.
+#[test]
+#[ignore]
+fn nnue_shape_walk_timings() {
+    use hayate_eval::nnue::random_net_bytes_of;
+    use hayate_eval::nnue::shape::{FeatureSet, KNOWN_SIZES, Shape};
+    use hayate_eval::{AnyNnue, with_nnue};
+    for (half, h1, h2) in KNOWN_SIZES {
+        let shape = Shape {
+            features: FeatureSet::HalfKp,
+            half,
+            h1,
+            h2,
+        };
+        let bytes = random_net_bytes_of(&shape, &RandomNetParams::for_shape(&shape, 1));
+        let net = AnyNnue::from_bytes(&bytes).expect("valid");
+        drop(bytes);
+        let label = format!("{} {:?}", shape.name(), net.isa());
+        for _ in 0..2 {
+            with_nnue!(&net, n => time_walk(n, &label, 3));
+        }
+    }
+}
