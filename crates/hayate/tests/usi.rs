@@ -253,6 +253,51 @@ fn nnue_loads_at_isready_and_plays() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// A net of another shape than 256x2-32-32 (HalfKP 512x2-16-32) loads through EvalFile and
+/// plays: the engine builds the searcher of the file's shape.
+#[test]
+fn nnue_of_another_shape_loads_and_plays() {
+    use hayate_eval::nnue::shape::{FeatureSet, Shape};
+    use hayate_eval::nnue::{RandomNetParams, random_net_bytes_of};
+    let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
+    let dir = std::env::temp_dir().join(format!("hayate-usi-nnue512-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let net = dir.join("nn.bin");
+    let shape = Shape {
+        features: FeatureSet::HalfKp,
+        half: 512,
+        h1: 16,
+        h2: 32,
+    };
+    std::fs::write(
+        &net,
+        random_net_bytes_of(&shape, &RandomNetParams::for_shape(&shape, 1)),
+    )
+    .unwrap();
+    let mut e = Engine::start();
+    e.send("usi");
+    e.until(Duration::from_secs(5), |l| l == "usiok");
+    e.send("setoption name EvalType value nnue");
+    e.send(&format!("setoption name EvalFile value {}", net.display()));
+    e.send("isready");
+    let lines = e.until(Duration::from_secs(20), |l| l == "readyok");
+    assert!(
+        !lines.iter().any(|l| l.starts_with("info string")),
+        "{lines:?}"
+    );
+    e.send("position startpos moves 7g7f");
+    e.send("go depth 4");
+    let (m, _, _) = e.bestmove(Duration::from_secs(20));
+    assert!(
+        Position::from_usi_position("startpos moves 7g7f")
+            .unwrap()
+            .parse_usi_move(&m)
+            .is_ok()
+    );
+    e.quit();
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 fn dl_player_through_usi_with_a_tiny_onnx_model() {
     let _g = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
