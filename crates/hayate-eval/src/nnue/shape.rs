@@ -138,7 +138,7 @@ const fn relu_hash(prev: u32) -> u32 {
 }
 
 impl Shape {
-    /// HalfKP 256x2-32-32, the net Hayate evaluates today.
+    /// HalfKP 256x2-32-32, the net most public files hold.
     pub const HALFKP_256: Shape = Shape {
         features: FeatureSet::HalfKp,
         half: 256,
