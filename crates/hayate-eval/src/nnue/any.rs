@@ -92,13 +92,7 @@ impl AnyNnue {
     /// An unreadable file, or one whose size, version, hashes or architecture text do not
     /// describe a supported HalfKP shape; the error names the file.
     pub fn load(path: impl AsRef<Path>) -> Result<AnyNnue, NnueError> {
-        let path = path.as_ref();
-        let fail = |fault| NnueError {
-            path: path.to_path_buf(),
-            fault,
-        };
-        let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
-        AnyNnue::parse(&bytes).map_err(fail)
+        NnueError::read_with(path.as_ref(), AnyNnue::parse)
     }
 
     /// Parses `nn.bin` bytes already in memory (the error's path is `<memory>`).

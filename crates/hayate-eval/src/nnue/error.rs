@@ -79,3 +79,18 @@ pub struct NnueError {
     /// What is wrong with it.
     pub fault: NnueFault,
 }
+
+impl NnueError {
+    /// Reads `path` whole and gives its bytes to `parse`; a read or parse fault names the file.
+    pub(crate) fn read_with<T>(
+        path: &std::path::Path,
+        parse: impl FnOnce(&[u8]) -> Result<T, NnueFault>,
+    ) -> Result<T, NnueError> {
+        let fail = |fault| NnueError {
+            path: path.to_path_buf(),
+            fault,
+        };
+        let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
+        parse(&bytes).map_err(fail)
+    }
+}

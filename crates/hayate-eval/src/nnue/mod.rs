@@ -126,13 +126,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
     /// An unreadable file, or one whose size, version, hashes or architecture text do not
     /// describe HalfKP `HALF`x2-`H1`-`H2`; the error names the file.
     pub fn load(path: impl AsRef<Path>) -> Result<Self, NnueError> {
-        let path = path.as_ref();
-        let fail = |fault| NnueError {
-            path: path.to_path_buf(),
-            fault,
-        };
-        let bytes = std::fs::read(path).map_err(|e| fail(NnueFault::Io(e)))?;
-        let net = NetworkOf::from_bytes(&bytes).map_err(fail)?;
+        let net = NnueError::read_with(path.as_ref(), NetworkOf::from_bytes)?;
         Ok(Self::from_network(net))
     }
 
