@@ -23,10 +23,8 @@ pub struct GameEntry {
     /// Index of the opening in the openings list.
     pub opening: usize,
     /// Who won.
-    #[serde(with = "by_name")]
     pub result: GameResult,
     /// Why the game ended.
-    #[serde(with = "by_name")]
     pub reason: EndReason,
     /// Plies in the record.
     pub plies: usize,
@@ -35,39 +33,6 @@ pub struct GameEntry {
     /// Anything people should know (engine errors, the illegal move).
     #[serde(default, skip_serializing_if = "String::is_empty")]
     pub detail: String,
-}
-
-/// Result and reason stored by their names (`"black"`, `"time_loss"`): the rules core's types
-/// have no serde of their own.
-mod by_name {
-    use serde::{Deserialize, Deserializer, Serializer, de::Error};
-    use std::fmt::Display;
-    use std::str::FromStr;
-
-    /// The types stored by name.
-    pub trait Named: Sized + FromStr<Err: Display> {
-        /// The stored name.
-        fn stored_name(&self) -> &'static str;
-    }
-    impl Named for super::GameResult {
-        fn stored_name(&self) -> &'static str {
-            self.name()
-        }
-    }
-    impl Named for super::EndReason {
-        fn stored_name(&self) -> &'static str {
-            self.name()
-        }
-    }
-
-    pub fn serialize<T: Named, S: Serializer>(v: &T, s: S) -> Result<S::Ok, S::Error> {
-        s.serialize_str(v.stored_name())
-    }
-
-    pub fn deserialize<'de, T: Named, D: Deserializer<'de>>(d: D) -> Result<T, D::Error> {
-        let text = String::deserialize(d)?;
-        text.parse().map_err(D::Error::custom)
-    }
 }
 
 /// What went wrong with the results file.

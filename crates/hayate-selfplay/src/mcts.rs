@@ -18,7 +18,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Duration;
 
-use hayate_core::game::{FinishedGame, GameRules, Side, play_game};
+use hayate_core::game::{EndReason, FinishedGame, GameResult, GameRules, Side, play_game};
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::{Color, Move, Position};
 use hayate_infer::kind::LoadOptions;
@@ -109,12 +109,12 @@ pub struct GameMeta {
     pub max_plies: usize,
     /// Whether the players could resign.
     pub resign: bool,
-    /// The result as played: `black`, `white` or `draw`.
-    pub result: String,
+    /// The result as played (stored `black`, `white` or `draw`).
+    pub result: GameResult,
     /// The result as scored under `draw_value` (a draw that counts as a win is that win).
-    pub scored: String,
+    pub scored: GameResult,
     /// How the game ended.
-    pub reason: String,
+    pub reason: EndReason,
     /// Plies played.
     pub plies: usize,
     /// For Black and White: whether its root value fell below the resign threshold.
@@ -123,14 +123,6 @@ pub struct GameMeta {
     /// draw-rate curve).
     #[serde(default)]
     pub scored_before: u64,
-}
-
-fn result_name(winner: Option<Color>) -> &'static str {
-    match winner {
-        Some(Color::Black) => "black",
-        Some(Color::White) => "white",
-        None => "draw",
-    }
 }
 
 impl GameMeta {
@@ -152,7 +144,7 @@ impl GameMeta {
         }
         [Color::Black, Color::White]
             .iter()
-            .filter(|&&c| self.would_resign[c.index()] && self.result != result_name(Some(!c)))
+            .filter(|&&c| self.would_resign[c.index()] && self.result != GameResult::win(!c))
             .count()
     }
 }
@@ -170,7 +162,7 @@ impl DrawControl {
     pub fn new(target: f64, dir: &Path) -> DrawControl {
         let mut counts = [0u64; 3];
         for meta in read_sidecars(dir) {
-            counts[result_index(&meta.scored)] += 1;
+            counts[result_index(meta.scored)] += 1;
         }
         DrawControl {
             target,
@@ -206,13 +198,9 @@ impl DrawControl {
     }
 }
 
-/// The index of a stored result name: Black 0, White 1, a draw 2.
-pub(crate) fn result_index(name: &str) -> usize {
-    match name {
-        "black" => 0,
-        "white" => 1,
-        _ => 2,
-    }
+/// The index of a result in the counts: Black 0, White 1, a draw 2.
+pub(crate) fn result_index(r: GameResult) -> usize {
+    r.winner().map_or(2, |c| c.index())
 }
 
 /// The sidecar of shard `index`: `shard-NNNNNN.games.jsonl`, where the trainer looks for it.
@@ -466,15 +454,15 @@ impl MctsGames {
             draw_value,
             max_plies,
             resign,
-            result: result_name(game.result.winner()).to_string(),
-            scored: String::new(),
-            reason: game.reason.name().to_string(),
+            result: game.result,
+            scored: game.result,
+            reason: game.reason,
             plies: game.plies(),
             would_resign: [s.min_value[0] < threshold, s.min_value[1] < threshold],
             scored_before,
         };
         let scored = meta.scored_winner(game.result.winner());
-        meta.scored = result_name(scored).to_string();
+        meta.scored = scored.map_or(GameResult::Draw, GameResult::win);
         control.record(scored);
         Ok(MctsGame {
             game,
@@ -489,13 +477,14 @@ mod tests {
     use super::*;
 
     fn meta(draw_value: [f32; 2], result: &str, resign: bool, would: [bool; 2]) -> GameMeta {
+        let result: GameResult = result.parse().expect("a result name");
         GameMeta {
             draw_value,
             max_plies: 320,
             resign,
-            result: result.into(),
-            scored: result.into(),
-            reason: "x".into(),
+            result,
+            scored: result,
+            reason: EndReason::Resign,
             plies: 100,
             would_resign: would,
             scored_before: 0,

@@ -178,7 +178,7 @@ impl Summary {
         self.results[i] += 1;
         *self.reasons.entry(g.reason.name().to_string()).or_default() += 1;
         if let Some(m) = meta {
-            self.scored[result_index(&m.scored)] += 1;
+            self.scored[result_index(m.scored)] += 1;
             if !m.resign {
                 self.no_resign[0] += 1;
                 self.no_resign[1] += m.would_resign.iter().filter(|&&w| w).count() as u64;

@@ -107,7 +107,7 @@ fn mcts_shards_are_legal_games_with_visits_and_sidecars() {
                 GameResult::WhiteWin => "white",
                 GameResult::Draw => "draw",
             };
-            assert_eq!(result, m.result);
+            assert_eq!(result, m.result.name());
             let (mut searched, mut visits) = (0, 0u64);
             g.replay(|pos, mv, _| {
                 if mv.candidates.is_empty() {

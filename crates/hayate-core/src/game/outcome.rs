@@ -157,6 +157,26 @@ impl FromStr for EndReason {
     }
 }
 
+/// Serde by name ([`GameResult::name`], [`EndReason::name`]): results files and self-play
+/// sidecars store `"black"` and `"time_loss"`, and a name that is none of them does not read.
+macro_rules! serde_by_name {
+    ($t:ty) => {
+        impl serde::Serialize for $t {
+            fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+                s.serialize_str(self.name())
+            }
+        }
+        impl<'de> serde::Deserialize<'de> for $t {
+            fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<$t, D::Error> {
+                let text = <std::borrow::Cow<'de, str>>::deserialize(d)?;
+                text.parse().map_err(serde::de::Error::custom)
+            }
+        }
+    };
+}
+serde_by_name!(GameResult);
+serde_by_name!(EndReason);
+
 impl fmt::Display for EndReason {
     /// The name for people: [`EndReason::name`] with spaces (`time loss`).
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {

@@ -15,6 +15,7 @@ use super::error::DatasetError;
 use super::sample::{EVAL_COEF, NoviceGame, Sample, result_value, score_to_value};
 use crate::labels::move_label;
 use crate::novice::NoviceConfig;
+use hayate_core::game::GameResult;
 use hayate_core::{Color, Move, MoveList, Repetition};
 use hayate_records::{DataFormat, FixedRecord};
 use hayate_records::{
@@ -118,17 +119,17 @@ pub struct SidecarGame {
     pub draw_value: [f32; 2],
     /// The game's ply limit.
     pub max_plies: u32,
-    /// The result as scored: `black`, `white` or `draw`.
-    pub scored: String,
+    /// The result as scored (stored `black`, `white` or `draw`).
+    pub scored: GameResult,
 }
 
 impl SidecarGame {
     /// The settings and scored result of the game for a position with `us` to move.
     pub fn novice(&self, us: Color) -> NoviceGame {
-        let scored = match (self.scored.as_str(), us) {
-            ("black", Color::Black) | ("white", Color::White) => 1.0,
-            ("black", Color::White) | ("white", Color::Black) => 0.0,
-            _ => 0.5,
+        let scored = match self.scored.winner() {
+            Some(c) if c == us => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
         };
         NoviceGame {
             config: NoviceConfig {
@@ -159,7 +160,7 @@ pub fn read_sidecar(path: &Path) -> Vec<SidecarGame> {
             serde_json::from_str(l).unwrap_or(SidecarGame {
                 draw_value: [0.5, 0.5],
                 max_plies: NoviceConfig::default().max_plies,
-                scored: "draw".to_string(),
+                scored: GameResult::Draw,
             })
         })
         .collect()
