@@ -17,6 +17,7 @@ mod position;
 mod rules;
 pub mod sfen;
 mod square;
+pub mod timeman;
 pub mod usi;
 pub mod usi_option;
 pub mod zobrist;

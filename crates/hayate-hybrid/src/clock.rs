@@ -6,8 +6,8 @@
 //! clock.
 
 use hayate_core::player::Limits;
+use hayate_core::timeman::{TimeOptions, plan};
 use hayate_core::{Color, Move};
-use hayate_search::timeman::{TimeOptions, plan};
 use std::time::{Duration, Instant};
 
 /// The limits of the two sides and of the verification search.

@@ -49,7 +49,7 @@ impl HybridPlayer {
             dl,
             dl_state: DlState::Unprepared,
             options: Options::default(),
-            network_delay_ms: hayate_search::timeman::TimeOptions::default().network_delay_ms,
+            network_delay_ms: hayate_core::timeman::TimeOptions::default().network_delay_ms,
         }
     }
 

@@ -17,7 +17,6 @@ pub mod run;
 pub mod search;
 pub mod select;
 pub mod stop;
-pub mod timeman;
 pub mod tree;
 
 pub use cache::NnCache;

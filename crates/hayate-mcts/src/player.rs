@@ -9,9 +9,9 @@ use crate::report::TreeSize;
 use crate::root::root_shortcut;
 use crate::run::Run;
 use crate::search::{SharedBackend, expand_root};
-use crate::timeman::TimeOptions;
 use crate::tree::Tree;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::timeman::TimeOptions;
 use hayate_core::{Position, UsiOption};
 use hayate_infer::kind::LoadOptions;
 use hayate_infer::{Backend, BackendKind};
@@ -71,7 +71,13 @@ impl MctsPlayer {
     pub fn new() -> MctsPlayer {
         MctsPlayer {
             params: SearchParams::default(),
-            time: TimeOptions::default(),
+            // dlshogi keeps a second back from the main time; a batch in flight at the
+            // deadline needs a quarter of a short byoyomi.
+            time: TimeOptions {
+                time_margin_ms: 1000,
+                short_deadline_share: 4,
+                ..TimeOptions::default()
+            },
             backend_kind: BackendKind::Tract,
             model_path: String::new(),
             random_seed: 1,

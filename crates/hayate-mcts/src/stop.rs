@@ -1,7 +1,7 @@
 //! When a timed search stops, as lc0 does it: each rule its own small type over one snapshot of
 //! the search ([`Progress`]); the search stops when any rule says so.
 
-use crate::timeman::TimePlan;
+use hayate_core::timeman::TimePlan;
 use std::time::Duration;
 
 /// The search as the stop rules see it at one poll.

@@ -3,11 +3,11 @@
 use crate::history::History;
 use crate::params::SearchParams;
 use crate::search::{Clock, RootMove, SearchConfig, Shared, Worker};
-use crate::timeman::{TimeOptions, plan};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 use crate::vote::{ThreadResult, best_thread};
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
+use hayate_core::timeman::{TimeOptions, plan};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
 use hayate_core::{DeclarationRule, Move, Position};
 use hayate_eval::Evaluator;

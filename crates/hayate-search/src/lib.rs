@@ -9,7 +9,6 @@ pub mod movepick;
 pub mod params;
 pub mod search;
 pub mod see;
-pub mod timeman;
 pub mod tt;
 pub mod value;
 pub mod vote;

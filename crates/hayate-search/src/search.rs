@@ -10,7 +10,7 @@ use crate::history::{CONT_PLIES, ContKey, Conts, History, cont_key};
 use crate::movepick::{MovePicker, QuietTerms, is_bad_capture_score};
 use crate::params::SearchParams;
 use crate::see::{capture_value, see_ge};
-use crate::timeman::TimePlan;
+use hayate_core::timeman::TimePlan;
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use hayate_core::player::{Bound as InfoBound, Info, Signals};

@@ -1,12 +1,13 @@
-//! Time management: from the clock of a `go` command to an ideal and a maximum time per move.
+//! Time management for every player (αβ, MCTS, the hybrid): from the clock of a `go` command
+//! to an ideal and a maximum time per move.
 //!
 //! Byoyomi is use-it-or-lose-it, so a move may take it all; main time is spread over the moves
 //! expected to remain; a Fischer increment is mostly spent as it comes. A network margin is
 //! always kept back (`NetworkDelay`, less at a short deadline), and a move is never planned to
 //! end past the hard deadline.
 
-use hayate_core::Color;
-use hayate_core::player::Limits;
+use crate::Color;
+use crate::player::Limits;
 use std::time::Duration;
 
 /// Options that shape the time plan.
@@ -18,6 +19,15 @@ pub struct TimeOptions {
     pub minimum_thinking_ms: u64,
     /// Percentage scaling of the ideal time (100 = normal).
     pub slow_mover: u64,
+    /// Kept back from the byoyomi and from a fixed `movetime` (ms) before the network margin
+    /// (the MCTS player's `Byoyomi_Margin`).
+    pub byoyomi_margin_ms: u64,
+    /// Kept back from the main time (ms), at most half of it (the MCTS player's `Time_Margin`).
+    pub time_margin_ms: u64,
+    /// At a short deadline less than `NetworkDelay` is kept back: a `1/short_deadline_share`
+    /// of the deadline. 8 for the αβ player, which stops at once; 4 (the full quarter) for the
+    /// MCTS player, whose batch in flight at the deadline still needs its time.
+    pub short_deadline_share: u64,
 }
 
 impl Default for TimeOptions {
@@ -26,6 +36,9 @@ impl Default for TimeOptions {
             network_delay_ms: 120,
             minimum_thinking_ms: 20,
             slow_mover: 100,
+            byoyomi_margin_ms: 0,
+            time_margin_ms: 0,
+            short_deadline_share: 8,
         }
     }
 }
@@ -43,11 +56,21 @@ pub struct TimePlan {
     pub spend_all: bool,
 }
 
+impl TimePlan {
+    /// No limit.
+    pub const UNLIMITED: TimePlan = TimePlan {
+        optimum: None,
+        maximum: None,
+        spend_all: false,
+    };
+}
+
 /// Plans the time for `us` at game ply `ply`.
 pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePlan {
+    let ms = |d: Duration| d.as_millis() as u64;
     if let Some(mt) = limits.movetime {
-        let mt_ms = mt.as_millis() as u64;
-        let t = Duration::from_millis(mt_ms - reserve(mt_ms, opts.network_delay_ms));
+        let mt_ms = ms(mt).saturating_sub(opts.byoyomi_margin_ms).max(1);
+        let t = Duration::from_millis(mt_ms - reserve(mt_ms, opts));
         return TimePlan {
             optimum: Some(t),
             maximum: Some(t),
@@ -55,49 +78,50 @@ pub fn plan(limits: &Limits, us: Color, ply: u32, opts: &TimeOptions) -> TimePla
         };
     }
     let remaining = limits.time[us.index()];
-    let byoyomi = limits.byoyomi.unwrap_or_default();
-    let inc = limits.increment[us.index()].unwrap_or_default();
     if limits.infinite
         || (remaining.is_none()
             && limits.byoyomi.is_none()
             && limits.increment[us.index()].is_none())
     {
-        return TimePlan {
-            optimum: None,
-            maximum: None,
-            spend_all: false,
-        };
+        return TimePlan::UNLIMITED;
     }
-    let remaining = remaining.unwrap_or_default();
-    let ms = |d: Duration| d.as_millis() as u64;
+    let remaining = remaining.map_or(0, ms);
+    let remaining = remaining - opts.time_margin_ms.min(remaining / 2);
+    let byoyomi = limits
+        .byoyomi
+        .map_or(0, |b| ms(b).saturating_sub(opts.byoyomi_margin_ms));
+    let inc = limits.increment[us.index()].map_or(0, ms);
     // The hard deadline: what the clock allows for this move.
-    let hard = ms(remaining) + ms(byoyomi) + ms(inc);
-    let hard = hard - reserve(hard, opts.network_delay_ms);
+    let hard = remaining + byoyomi + inc;
+    let hard = hard - reserve(hard, opts);
     let floor = opts.minimum_thinking_ms.min(hard / 2);
     // Moves still to play from our main time (shogi games run ~120-160 plies).
     let moves_to_go = (60u64.saturating_sub(ply as u64 / 3)).max(16);
-    let from_main = ms(remaining) / moves_to_go;
-    let optimum = (from_main + ms(byoyomi) + ms(inc) * 9 / 10) * opts.slow_mover / 100;
+    let from_main = remaining / moves_to_go;
+    let optimum = (from_main + byoyomi + inc * 9 / 10) * opts.slow_mover / 100;
     // We may overrun the ideal time by a good deal when unsure, but never spend more than a
     // fifth of the main time on one move.
-    let maximum = (from_main * 4).min(ms(remaining) / 5) + ms(byoyomi) + ms(inc);
+    let maximum = (from_main * 4).min(remaining / 5) + byoyomi + inc;
     let optimum = optimum.clamp(floor, hard.max(floor));
     let maximum = maximum.clamp(optimum, hard.max(floor));
     TimePlan {
         optimum: Some(Duration::from_millis(optimum)),
         maximum: Some(Duration::from_millis(maximum)),
         // Byoyomi with (almost) no main time: what is not spent now is lost.
-        spend_all: ms(byoyomi) > 0 && ms(remaining) < ms(byoyomi),
+        spend_all: byoyomi > 0 && remaining < byoyomi,
     }
 }
 
 /// What is kept back from a deadline of `deadline` ms: `NetworkDelay`, but where that is more
-/// than an eighth of the deadline only an eighth, at least 25 ms (the few ms a search needs to
-/// stop and answer, with room to spare), and never more than a quarter. So byoyomi 1000 thinks
-/// 880 ms, byoyomi 200 thinks 175 ms (a quarter kept back gave 150), and byoyomi 20 still
-/// thinks 15 ms.
-fn reserve(deadline: u64, network_delay: u64) -> u64 {
-    network_delay.min((deadline / 8).max(25)).min(deadline / 4)
+/// than `1/short_deadline_share` of the deadline only that share, at least 25 ms (the few ms a
+/// search needs to stop and answer, with room to spare), and never more than a quarter. So with
+/// the αβ player's share of 8, byoyomi 1000 thinks 880 ms, byoyomi 200 thinks 175 ms (a quarter
+/// kept back gave 150), and byoyomi 20 still thinks 15 ms.
+fn reserve(deadline: u64, opts: &TimeOptions) -> u64 {
+    let share = opts.short_deadline_share.max(1);
+    opts.network_delay_ms
+        .min((deadline / share).max(25))
+        .min(deadline / 4)
 }
 
 #[cfg(test)]
@@ -172,6 +196,45 @@ mod tests {
         let opt = p.optimum.unwrap().as_millis();
         assert!(opt >= 1800, "{opt}");
         assert!(p.maximum.unwrap().as_millis() <= 2880);
+    }
+
+    #[test]
+    fn the_margins_come_off_the_byoyomi_and_the_main_time() {
+        // The MCTS player's settings: 100 ms off the byoyomi, then the network margin
+        // (an eighth of the 900 left).
+        let o = TimeOptions {
+            byoyomi_margin_ms: 100,
+            ..TimeOptions::default()
+        };
+        let p = plan(&limits(0, 1000, 0), Color::Black, 30, &o);
+        assert_eq!(p.optimum, Some(Duration::from_millis(788)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(788)));
+        let l = Limits {
+            movetime: Some(Duration::from_millis(500)),
+            ..Limits::default()
+        };
+        assert_eq!(
+            plan(&l, Color::Black, 0, &o).maximum,
+            Some(Duration::from_millis(350))
+        );
+        // A second off the main time: 59 000 over 60 moves is 983, plus 1 800 of the increment.
+        let o = TimeOptions {
+            time_margin_ms: 1000,
+            ..TimeOptions::default()
+        };
+        let p = plan(&limits(60_000, 0, 2_000), Color::White, 0, &o);
+        assert_eq!(p.optimum, Some(Duration::from_millis(983 + 1800)));
+        assert_eq!(p.maximum, Some(Duration::from_millis(983 * 4 + 2000)));
+        // The MCTS player's share: the whole delay up to a quarter of a short byoyomi.
+        let o4 = TimeOptions {
+            short_deadline_share: 4,
+            ..TimeOptions::default()
+        };
+        let p = plan(&limits(0, 300, 0), Color::Black, 30, &o4);
+        assert_eq!(p.maximum, Some(Duration::from_millis(225)));
+        // Never more than half of what is left.
+        let p = plan(&limits(1_000, 0, 0), Color::White, 0, &o);
+        assert!(p.maximum.unwrap() <= Duration::from_millis(500));
     }
 
     #[test]
