@@ -2,10 +2,10 @@
 //! as it would be after the move, without making the move (no state push, no heap).
 
 use crate::futile::{Defence, is_mated};
-use hayate_core::attacks::{king_attacks, pseudo_attacks};
+use hayate_core::attacks::{king_attacks, knight_attacks, pseudo_attacks};
 use hayate_core::{
     Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
-    drop_check_squares, generate_board_checks, generate_checks,
+    drop_check_squares, generate_board_checks, generate_checks, promotion_zone,
 };
 
 /// A move of the side to move that checkmates at once, if there is one.
@@ -28,6 +28,87 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
     }
     generate_board_checks(pos, &mut list, |m| !keeps_a_free_square(pos, m, ksq, free));
     list.iter().copied().find(|&m| mates(pos, m, ksq))
+}
+
+/// A mate in one among the checks that can mate against a defender with anything to interpose:
+/// drops, direct checks that land next to the king, and knight checks (distant slider checks
+/// and discovered checks are not tried). A search's cheap probe, the set YaneuraOu's
+/// `mate_1ply` tries: the board moves are generated from their destinations, and a piece that
+/// lands next to the king unguarded (the king takes it) is not considered. Every check when the
+/// side to move is in check.
+pub fn mate_in_1_near(pos: &Position) -> Option<Move> {
+    let ksq = pos.king_square(!pos.side_to_move())?;
+    if pos.in_check() {
+        return mate_in_1(pos);
+    }
+    let us = pos.side_to_move();
+    let occ_nk = pos.occupied() ^ Bitboard::from_square(ksq);
+    let covered = pos.attacked_next_to(us, ksq, occ_nk);
+    let free = king_attacks(ksq).and_not(pos.pieces(!us)).and_not(covered);
+    if let Some(m) = mating_drop(pos, ksq, free) {
+        return Some(m);
+    }
+    near_board_mate(pos, ksq, free, covered)
+}
+
+/// The board moves of [`mate_in_1_near`]: for each square next to the king, or a knight's
+/// check square, the pieces of ours that reach it. `covered`: the squares next to the king that
+/// we attack (through the king), the only ones a board move can land on next to it.
+fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, covered: Bitboard) -> Option<Move> {
+    let us = pos.side_to_move();
+    let them = !us;
+    let occ = pos.occupied();
+    let ours = pos.pieces(us);
+    let our_king = pos.king_square(us);
+    let king_bb = our_king.map_or(Bitboard::EMPTY, Bitboard::from_square);
+    let pinned = pos.pinned(us);
+    let zone = promotion_zone(us);
+    let tries = |from: Square, to: Square| -> Option<Move> {
+        if let (true, Some(k)) = (pinned.contains(from), our_king)
+            && !hayate_core::line_through(k, from).contains(to)
+        {
+            return None;
+        }
+        let pc = pos.piece_on(from);
+        let pt = pc.piece_type();
+        let cap = pos.piece_on(to);
+        let occ_wo = occ ^ Bitboard::from_square(from);
+        let promote = pt.can_promote() && (zone.contains(from) || zone.contains(to));
+        let unpromoted = !dead_ranks(us, pt).contains(to);
+        [(promote, true), (unpromoted, false)]
+            .into_iter()
+            .filter(|&(ok, _)| ok)
+            .map(|(_, p)| Move::new_board(from, to, p, pc, cap))
+            .find(|&m| {
+                let moved = if m.is_promotion() { pt.promoted() } else { pt };
+                attacks(us, moved, to, occ_wo).contains(ksq)
+                    && !keeps_a_free_square(pos, m, ksq, free)
+                    && mates(pos, m, ksq)
+            })
+    };
+    for to in (king_attacks(ksq) & covered).and_not(ours) {
+        let reach = pos.attackers_to(us, to, occ);
+        for from in reach.and_not(king_bb) {
+            // Unguarded next to the king, the piece is taken by the king.
+            let guarded = (reach ^ Bitboard::from_square(from)).is_nonempty()
+                || pos
+                    .slider_attackers_to(us, to, occ ^ Bitboard::from_square(from))
+                    .and_not(Bitboard::from_square(from))
+                    .is_nonempty();
+            if guarded && let Some(m) = tries(from, to) {
+                return Some(m);
+            }
+        }
+    }
+    let knights = pos.pieces_of(us, PieceType::KNIGHT);
+    for to in knight_attacks(them, ksq).and_not(ours) {
+        for from in knight_attacks(them, to) & knights {
+            if let Some(m) = tries(from, to) {
+                return Some(m);
+            }
+        }
+    }
+    None
 }
 
 /// The first drop (in `generate_checks`' order) that mates. Only drops that check and cover
@@ -368,6 +449,72 @@ mod tests {
     #[test]
     fn mate_in_1_agrees_with_brute_force_along_random_games() {
         crate::testdata::random_walk_positions(4000, check_answer);
+    }
+
+    /// Whether a legal move that mates is one `mate_in_1_near` tries: a drop, or a direct check
+    /// by the moved piece from next to the king or from a knight's square.
+    fn is_near_check(pos: &Position, m: Move) -> bool {
+        let us = pos.side_to_move();
+        let Some(ksq) = pos.king_square(!us) else {
+            return false;
+        };
+        if m.is_drop() {
+            return true;
+        }
+        let pt = pos.piece_on(m.from()).piece_type();
+        let moved = if m.is_promotion() { pt.promoted() } else { pt };
+        let occ = pos.occupied() ^ Bitboard::from_square(m.from());
+        let direct = attacks(us, moved, m.to(), occ).contains(ksq);
+        let near = king_attacks(ksq).contains(m.to())
+            || (moved == PieceType::KNIGHT && knight_attacks(!us, ksq).contains(m.to()));
+        direct && near
+    }
+
+    /// The near probe returns only legal mates, and finds one whenever a near check mates.
+    fn check_near_answer(pos: &mut Position) {
+        let got = mate_in_1_near(pos);
+        if let Some(m) = got {
+            assert!(pos.is_legal(m), "{} {m}", pos.to_sfen());
+            pos.do_move(m);
+            assert!(pos.is_checkmate(), "{} {m}", pos.to_sfen());
+            pos.undo_move(m);
+        }
+        let moves = pos.legal_moves();
+        let near_mate = moves.iter().copied().find(|&m| {
+            if is_pawn_drop(m) || !is_near_check(pos, m) {
+                return false;
+            }
+            pos.do_move(m);
+            let mate = pos.is_checkmate();
+            pos.undo_move(m);
+            mate
+        });
+        if !pos.in_check() {
+            assert_eq!(
+                got.is_some(),
+                near_mate.is_some(),
+                "{} {near_mate:?}",
+                pos.to_sfen()
+            );
+        }
+    }
+
+    #[test]
+    fn near_mate_in_1_finds_exactly_the_near_mates() {
+        let (mut found, mut all) = (0, 0);
+        for sfen in crate::testdata::all_sfens() {
+            let mut pos = Position::from_sfen(&sfen).expect("valid sfen");
+            check_near_answer(&mut pos);
+            found += usize::from(mate_in_1_near(&pos).is_some());
+            all += usize::from(mate_in_1(&pos).is_some());
+        }
+        crate::testdata::random_walk_positions(20000, |pos| {
+            check_near_answer(pos);
+            found += usize::from(mate_in_1_near(pos).is_some());
+            all += usize::from(mate_in_1(pos).is_some());
+        });
+        // A mate in one by a distant check or a discovered check is the rare one.
+        assert_eq!((found, all), (513, 529));
     }
 
     #[test]

@@ -143,6 +143,10 @@ search_params! {
     /// Quiescence: the mate-in-1 probe at every ply without a TT entry, not only the first
     /// (YaneuraOu's; 0: first ply only).
     qs_mate_all: 1, 0, 1;
+    /// The mate-in-1 probes (main search and quiescence) try only the near checks: drops,
+    /// moves next to the king and knight checks, not distant slider or discovered checks
+    /// (YaneuraOu's `mate_1ply`; 0: every check).
+    mate1_near: 1, 0, 1;
     /// Quiescence in check: quiet evasions tried once an evasion holds (100: all of them;
     /// SEE-losing evasions are skipped either way).
     qs_quiet_evasions: 2, 0, 100;

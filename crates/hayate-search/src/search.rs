@@ -10,10 +10,10 @@ use crate::history::{CONT_PLIES, ContKey, Conts, History, cont_key};
 use crate::movepick::{MovePicker, QuietTerms, is_bad_capture_score};
 use crate::params::SearchParams;
 use crate::see::{capture_value, see_ge};
-use hayate_core::timeman::TimePlan;
 use crate::tt::{Bound, TranspositionTable};
 use crate::value::*;
 use hayate_core::player::{Bound as InfoBound, Info, Signals};
+use hayate_core::timeman::TimePlan;
 use hayate_core::{Color, DeclarationRule, Move, Move16, Position, Repetition};
 use hayate_eval::Evaluator;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -239,6 +239,16 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     #[inline(always)]
     fn reduction(&self, depth: i32, move_count: usize) -> i32 {
         self.reduction_1024(depth, move_count) / 1024
+    }
+
+    /// The mate-in-1 probe: near checks only with `mate1_near`, else every check.
+    #[inline]
+    fn mate_in_1(&self) -> Option<Move> {
+        if self.cfg.params.mate1_near != 0 {
+            hayate_mate::mate_in_1_near(&self.pos)
+        } else {
+            hayate_mate::mate_in_1(&self.pos)
+        }
     }
 
     #[inline(always)]
@@ -752,7 +762,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         if !in_check
             && !excluded.is_some()
             && !matches!(tt_hit, Some(h) if h.bound == Bound::Exact)
-            && let Some(m) = hayate_mate::mate_in_1(&self.pos)
+            && let Some(m) = self.mate_in_1()
         {
             let v = mate_in(ply + 1);
             if PV {
@@ -1204,7 +1214,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             // against YaneuraOu in docs/anchor.md.
             if (depth == QS_DEPTH || p.qs_mate_all != 0)
                 && tt_hit.is_none()
-                && let Some(m) = hayate_mate::mate_in_1(&self.pos)
+                && let Some(m) = self.mate_in_1()
             {
                 let v = mate_in(ply + 1);
                 if PV {
