@@ -469,6 +469,34 @@ impl Position {
         )
     }
 
+    /// The [`Position::key`] after the legal move `m`, without playing it: a search prefetches
+    /// the transposition-table entry with it before the move's own work begins.
+    #[inline]
+    pub fn key_after(&self, m: Move) -> u64 {
+        let us = self.side;
+        let st = self.state();
+        let mut board_key = st.board_key ^ zobrist::side();
+        let mut hand_key = st.hand_key;
+        let to = m.to();
+        if m.is_drop() {
+            let pt = m.dropped_type();
+            hand_key = hand_key.wrapping_sub(zobrist::hand(us, pt));
+            board_key ^= zobrist::psq(Piece::new(us, pt), to);
+        } else {
+            let from = m.from();
+            let pc = self.board[from.index()];
+            let captured = self.board[to.index()];
+            if !captured.is_empty() {
+                board_key ^= zobrist::psq(captured, to);
+                let raw = captured.piece_type().unpromoted();
+                hand_key = hand_key.wrapping_add(zobrist::hand(us, raw));
+            }
+            let moved = if m.is_promotion() { pc.promoted() } else { pc };
+            board_key ^= zobrist::psq(pc, from) ^ zobrist::psq(moved, to);
+        }
+        board_key.wrapping_add(hand_key)
+    }
+
     /// Plays `m`, which must be legal in this position (generated here, or checked by
     /// [`Position::is_legal`]). The piece fields of `m` are not trusted: the board is read.
     pub fn do_move(&mut self, m: Move) {

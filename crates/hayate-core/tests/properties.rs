@@ -25,8 +25,10 @@ fn random_walk(seed: u64, plies: usize) {
         }
         let m = moves[(next(&mut seed) % moves.len() as u64) as usize];
         let check = pos.gives_check(m);
+        let key_after = pos.key_after(m);
         pos.do_move(m);
         assert_eq!(pos.in_check(), check, "gives_check({m}) disagrees");
+        assert_eq!(pos.key(), key_after, "key_after({m}) disagrees");
         played.push(m);
         assert_eq!(
             pos.count_legal(),

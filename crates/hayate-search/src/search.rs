@@ -311,9 +311,9 @@ impl<'a, E: Evaluator> Worker<'a, E> {
     fn play(&mut self, m: Move, ply: usize) {
         self.frames[ply].current = m;
         self.frames[ply].cont = cont_key(m);
+        self.shared.tt.prefetch(self.pos.key_after(m));
         self.eval.prepare(&mut self.est, &self.pos);
         self.pos.do_move(m);
-        self.shared.tt.prefetch(self.pos.key());
         self.eval.push(&mut self.est, &self.pos, m);
     }
 
