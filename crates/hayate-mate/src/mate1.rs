@@ -41,10 +41,7 @@ pub fn mate_in_1_near(pos: &Position) -> Option<Move> {
     if pos.in_check() {
         return mate_in_1(pos);
     }
-    let us = pos.side_to_move();
-    let occ_nk = pos.occupied() ^ Bitboard::from_square(ksq);
-    let covered = pos.attacked_next_to(us, ksq, occ_nk);
-    let free = king_attacks(ksq).and_not(pos.pieces(!us)).and_not(covered);
+    let (free, covered) = free_and_covered(pos, ksq);
     if let Some(m) = mating_drop(pos, ksq, free) {
         return Some(m);
     }
@@ -174,11 +171,19 @@ fn is_pawn_drop(m: Move) -> bool {
 /// The squares next to the defender king (on `ksq`) that it could step to now: empty or held by
 /// the attacker, and attacked by no attacker piece.
 fn free_squares(pos: &Position, ksq: Square) -> Bitboard {
+    free_and_covered(pos, ksq).0
+}
+
+/// [`free_squares`], and the squares next to the king that the attacker covers (looking through
+/// the king), computed once.
+fn free_and_covered(pos: &Position, ksq: Square) -> (Bitboard, Bitboard) {
     let us = pos.side_to_move();
     let occ = pos.occupied() ^ Bitboard::from_square(ksq);
-    king_attacks(ksq)
-        .and_not(pos.pieces(!us))
-        .and_not(pos.attacked_next_to(us, ksq, occ))
+    let covered = pos.attacked_next_to(us, ksq, occ);
+    (
+        king_attacks(ksq).and_not(pos.pieces(!us)).and_not(covered),
+        covered,
+    )
 }
 
 /// A cheap refutation: after `m` some square of `free` is surely still free. A move can only
