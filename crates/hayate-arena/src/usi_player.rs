@@ -4,6 +4,7 @@
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Fault, GameOver, Info, Limits, Player, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_usi::format_go;
 
 use crate::process::{EngineError, EngineProcess};
@@ -60,10 +61,10 @@ impl Player for UsiPlayer<'_> {
         self.engine.name().to_string()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.engine
             .send(&format!("setoption name {name} value {value}"))
-            .map_err(|e| e.to_string())
+            .map_err(|e| OptionError::rejected(name, e.to_string()))
     }
 
     fn new_game(&mut self) {

@@ -1,7 +1,7 @@
 //! The one player interface: αβ, MCTS and hybrid players all implement [`Player`], and the USI
 //! loop, the CSA client, self-play and the arena drive them through it.
 
-use crate::{Move, Position, UsiOption};
+use crate::{Move, OptionError, Position, UsiOption};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::time::Duration;
@@ -187,8 +187,8 @@ pub trait Player: Send {
     /// table or loading a file belongs in [`Player::prepare`].
     ///
     /// # Errors
-    /// A message naming the problem when the name is unknown or the value invalid.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String>;
+    /// The problem when the name is unknown or the value invalid.
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError>;
     /// Heavy initialisation (tables, networks); called before the first search (`isready`).
     ///
     /// # Errors

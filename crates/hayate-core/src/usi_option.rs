@@ -85,6 +85,23 @@ pub enum OptionError {
         /// What is accepted.
         allowed: Vec<String>,
     },
+    /// A value the option's own rule refuses (beyond its declared type and range).
+    Rejected {
+        /// The option.
+        name: String,
+        /// Why.
+        reason: String,
+    },
+}
+
+impl OptionError {
+    /// A value of option `name` refused for `reason`.
+    pub fn rejected(name: &str, reason: impl Into<String>) -> OptionError {
+        OptionError::Rejected {
+            name: name.to_string(),
+            reason: reason.into(),
+        }
+    }
 }
 
 impl fmt::Display for OptionError {
@@ -109,6 +126,7 @@ impl fmt::Display for OptionError {
                 "option {name}: {value:?} is not one of {}",
                 allowed.join(", ")
             ),
+            OptionError::Rejected { name, reason } => write!(f, "option {name}: {reason}"),
         }
     }
 }

@@ -7,6 +7,7 @@ use hayate_core::game::{
     EndReason, GameResult, GameRules, ScoreAdjudication, Side, TimeControl, play_game,
 };
 use hayate_core::player::{BestMove, Fault, GameOver, Info, Limits, Player, Score, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_core::{Color, Position};
 
 /// Plays `script[n % len]` where `n` counts its own calls; optional score, sleep and fault.
@@ -37,7 +38,7 @@ impl Player for Scripted {
     fn name(&self) -> String {
         self.name.to_string()
     }
-    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), OptionError> {
         Ok(())
     }
     fn new_game(&mut self) {

@@ -2,6 +2,7 @@
 //! resignation when mated. Until the αβ engine plugs in, `hayate csa` plays with it.
 
 use hayate_core::player::{BestMove, Info, Limits, Player, Score, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_core::{DeclarationRule, Position};
 
 /// Plays uniformly random legal moves (xorshift, seeded).
@@ -37,12 +38,13 @@ impl Player for RandomPlayer {
         "hayate-random".into()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         match name {
             "Seed" => {
-                let seed = value
-                    .parse::<u64>()
-                    .map_err(|_| format!("Seed: `{value}` is not a number"))?;
+                let seed = value.parse::<u64>().map_err(|_| OptionError::NotANumber {
+                    name: name.into(),
+                    value: value.into(),
+                })?;
                 *self = RandomPlayer::new(seed);
                 Ok(())
             }

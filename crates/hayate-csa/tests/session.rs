@@ -4,6 +4,7 @@
 mod support;
 
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_core::{Color, Position};
 use hayate_csa::csa_move::{move_text, parse_csa_move};
 use hayate_csa::{Client, CsaError, EndReason, Log, Outcome, Secret, Settings};
@@ -286,7 +287,7 @@ impl Player for PonderPlayer {
             .unwrap()
             .push(format!("gameover {result:?}"));
     }
-    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), OptionError> {
         Ok(())
     }
     fn think(
@@ -565,7 +566,7 @@ impl Player for StuckPlayer {
     fn name(&self) -> String {
         "stuck".into()
     }
-    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), OptionError> {
         Ok(())
     }
     fn think(

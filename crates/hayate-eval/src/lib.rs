@@ -2,12 +2,14 @@
 #![deny(missing_docs)]
 
 pub mod effect;
+pub mod kind;
 pub mod kkpee9;
 mod kkpee9_table;
 pub mod material;
 pub mod nnue;
 pub mod simd;
 
+pub use kind::{EvalKind, LoadedEval, UnknownEval};
 pub use kkpee9::{EffectUpdate, Kkpee9, Kkpee9Stack};
 pub use material::Material;
 pub use nnue::{AnyNnue, Nnue, NnueError, NnueOf, NnueStack};

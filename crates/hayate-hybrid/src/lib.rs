@@ -28,7 +28,7 @@
 //! let limits = Limits { nodes: Some(300), depth: Some(3), ..Limits::default() };
 //! let best = p.think(&Position::startpos(), &limits, &Signals::new(), &mut |_| {});
 //! assert!(matches!(best, BestMove::Move { .. }));
-//! # Ok::<(), String>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 #![deny(missing_docs)]
 

@@ -46,13 +46,17 @@ impl Options {
     /// Sets one option from its USI text, checked against the declarations.
     ///
     /// # Errors
-    /// A message when the name is unknown or the value outside the declaration.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// The option is unknown or the value outside the declaration.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let table = self.usi_options();
-        let opt =
-            find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()).to_string())?;
-        let v = opt.validate(value).map_err(|e| e.to_string())?;
-        let num = || v.parse::<i64>().map_err(|e| format!("{name}: {e}"));
+        let opt = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let v = opt.validate(value)?;
+        let num = || {
+            v.parse::<i64>().map_err(|_| OptionError::NotANumber {
+                name: name.into(),
+                value: v.clone(),
+            })
+        };
         let r = &mut self.rule;
         match opt.name.as_str() {
             "Hybrid_MateRule" => r.mate = v == "true",
@@ -61,7 +65,7 @@ impl Options {
             "Hybrid_VerifyDepth" => r.verify_depth = num()? as u32,
             "Hybrid_VerifyTime" => r.verify_ms = num()? as u64,
             "Hybrid_Info" => self.info_main = if v == "dl" { Side::Dl } else { Side::AlphaBeta },
-            _ => return Err(OptionError::Unknown(name.into()).to_string()),
+            _ => return Err(OptionError::Unknown(name.into())),
         }
         Ok(())
     }

@@ -13,7 +13,7 @@ use crate::side::AlphaBetaSide;
 use crate::tag::{tagged, text};
 use crate::verify::{Verification, verify};
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
-use hayate_core::usi_option::find;
+use hayate_core::usi_option::{OptionError, find};
 use hayate_core::{DeclarationRule, Position, UsiOption};
 use hayate_mcts::MctsPlayer;
 use std::time::Duration;
@@ -211,14 +211,18 @@ impl Player for HybridPlayer {
 
     /// `Hybrid_*` to the rule, an αβ option to the αβ side (`NetworkDelay` to both: each side
     /// keeps it back from its own deadline), anything else to the DL side.
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         if Options::declares(name) {
             return self.options.set(name, value);
         }
         if find(&hayate_search::Options::default().usi_options(), name).is_some() {
             if name.eq_ignore_ascii_case("NetworkDelay") {
                 self.dl.set_option("NetworkDelay", value)?;
-                self.network_delay_ms = value.trim().parse().map_err(|e| format!("{name}: {e}"))?;
+                self.network_delay_ms =
+                    value.trim().parse().map_err(|_| OptionError::NotANumber {
+                        name: name.into(),
+                        value: value.into(),
+                    })?;
             }
             return match &mut self.ab {
                 Ok(ab) => ab.set_option(name, value),

@@ -56,7 +56,7 @@ fn main() -> Result<(), String> {
             .to_string(),
         ),
     ] {
-        p.set_option(k, &v)?;
+        p.set_option(k, &v).map_err(|e| e.to_string())?;
     }
     p.prepare()?;
     let cpu0 = process_cpu_time();

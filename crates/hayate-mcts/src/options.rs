@@ -4,9 +4,8 @@
 
 use crate::player::MctsPlayer;
 use hayate_core::UsiOption;
-use hayate_core::usi_option::find;
+use hayate_core::usi_option::{OptionError, find};
 use hayate_infer::BackendKind;
-use hayate_nn::dataset::shuffle::SplitMix64;
 
 impl MctsPlayer {
     /// The USI options of the DL player, with their declarations.
@@ -114,10 +113,10 @@ impl MctsPlayer {
     }
 
     /// Sets one USI option, after checking the value against the option's declaration.
-    pub(crate) fn set_usi_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    pub(crate) fn set_usi_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         let table = self.usi_options();
-        let decl = find(&table, name).ok_or_else(|| format!("unknown option {name:?}"))?;
-        let value = decl.validate(value).map_err(|e| e.to_string())?;
+        let decl = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let value = decl.validate(value)?;
         // Validated: a spin is an integer within its range, a check `true` or `false`.
         let int = value.parse::<i64>().unwrap_or_default();
         let (n, on) = (int.max(0) as u64, value == "true");
@@ -132,12 +131,12 @@ impl MctsPlayer {
                 }
             }
             "DNN_Backend" => {
-                self.backend_kind = BackendKind::parse(&value).ok_or_else(|| {
-                    format!(
-                        "DNN_Backend: unknown {value:?} (known: {})",
-                        BackendKind::NAMES.join(", ")
-                    )
-                })?;
+                self.backend_kind =
+                    BackendKind::parse(&value).ok_or_else(|| OptionError::NotAllowed {
+                        name: "DNN_Backend".into(),
+                        value: value.clone(),
+                        allowed: BackendKind::NAMES.iter().map(|n| n.to_string()).collect(),
+                    })?;
                 if self.loaded_for.as_ref().is_some_and(|l| l.1 == "<given>") {
                     self.loaded_for = None;
                 }
@@ -151,7 +150,7 @@ impl MctsPlayer {
             }
             "UCT_Threads" => p.threads = n as usize,
             "UCT_NodeLimit" => p.node_limit = n as usize,
-            "NN_Cache_Entries" => self.cache_entries = n as usize,
+            "NN_Cache_Entries" => self.set_cache_entries(n as usize),
             "Softmax_Temperature" => {
                 p.softmax_temperature = hundredths;
                 // Cached priors were softmaxed at the old temperature.
@@ -176,23 +175,22 @@ impl MctsPlayer {
             "ReuseSubtree" => p.reuse_subtree = on,
             "Root_Noise_Alpha" => p.root_noise.alpha = thousandths,
             "Root_Noise_Epsilon" => p.root_noise.epsilon = thousandths,
-            "Resign_Threshold" => self.resign_threshold = f64::from(thousandths),
+            "Resign_Threshold" => self.set_resign_threshold(f64::from(thousandths)),
             "Draw_Value_Black" => p.draw_value[0] = thousandths,
             "Draw_Value_White" => p.draw_value[1] = thousandths,
             "Draw_Ply" => p.draw_ply = n as u32,
             "Eval_Coef" => self.eval_coef = n as f64,
-            "PV_Interval" => self.pv_interval_ms = n,
+            "PV_Interval" => self.set_pv_interval_ms(n),
             "Byoyomi_Margin" => self.time.byoyomi_margin_ms = n,
             "Time_Margin" => self.time.time_margin_ms = n,
             "NetworkDelay" => self.time.network_delay_ms = n,
-            "Random_Seed" => {
-                self.random_seed = n;
-                self.noise_rng = SplitMix64::new(self.random_seed);
-                if self.backend_kind == BackendKind::Random {
-                    self.loaded_for = None;
-                }
+            "Random_Seed" => self.set_random_seed(n),
+            other => {
+                return Err(OptionError::rejected(
+                    other,
+                    "declared but not read (a bug)",
+                ));
             }
-            other => return Err(format!("option {other}: declared but not read (a bug)")),
         }
         Ok(())
     }

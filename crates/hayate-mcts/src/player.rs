@@ -12,6 +12,7 @@ use crate::search::{SharedBackend, expand_root};
 use crate::tree::Tree;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
 use hayate_core::timeman::TimeOptions;
+use hayate_core::usi_option::OptionError;
 use hayate_core::{Position, UsiOption};
 use hayate_infer::kind::LoadOptions;
 use hayate_infer::{Backend, BackendKind};
@@ -114,6 +115,31 @@ impl MctsPlayer {
     /// The search constants, to change directly (tests, tools).
     pub fn params_mut(&mut self) -> &mut SearchParams {
         &mut self.params
+    }
+
+    /// Seeds the root noise (`Random_Seed`); a random backend is drawn again from it.
+    pub fn set_random_seed(&mut self, seed: u64) {
+        self.random_seed = seed;
+        self.noise_rng = SplitMix64::new(seed);
+        if self.backend_kind == BackendKind::Random {
+            self.loaded_for = None;
+        }
+    }
+
+    /// Resigns when the root's value falls below `threshold` (`Resign_Threshold` / 1000; 0
+    /// never resigns).
+    pub fn set_resign_threshold(&mut self, threshold: f64) {
+        self.resign_threshold = threshold;
+    }
+
+    /// Entries of the NN cache (`NN_Cache_Entries`), made at the next `prepare`.
+    pub fn set_cache_entries(&mut self, entries: usize) {
+        self.cache_entries = entries;
+    }
+
+    /// Milliseconds between `info` lines during a search (`PV_Interval`; 0: none).
+    pub fn set_pv_interval_ms(&mut self, ms: u64) {
+        self.pv_interval_ms = ms;
     }
 
     /// The root of the tree kept from the last search, if any.
@@ -235,7 +261,7 @@ impl Player for MctsPlayer {
         self.usi_options()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.set_usi_option(name, value)
     }
 

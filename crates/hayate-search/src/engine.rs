@@ -88,14 +88,13 @@ impl Options {
     /// `USI_Hash` only records the size; the table is resized by [`Player::prepare`].
     ///
     /// # Errors
-    /// A message when the name is unknown or the value outside the declaration.
-    pub fn set(&mut self, name: &str, value: &str) -> Result<(), String> {
+    /// The option is unknown or the value outside the declaration.
+    pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         // `Hash` is what UCI-minded GUIs send.
         let name = if name == "Hash" { "USI_Hash" } else { name };
         let table = self.usi_options();
-        let opt =
-            find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()).to_string())?;
-        let v = opt.validate(value).map_err(|e| e.to_string())?;
+        let opt = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let v = opt.validate(value)?;
         let t = &mut self.time;
         match opt.name.as_str() {
             "USI_Hash" => self.hash_mb = parse_num(name, &v)?,
@@ -379,11 +378,11 @@ fn wait_while_pondering(limits: &Limits, signals: &Signals) {
     }
 }
 
-fn parse_num<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, String> {
-    value
-        .trim()
-        .parse()
-        .map_err(|_| format!("option {name}: {value:?} is not a valid number"))
+fn parse_num<T: std::str::FromStr>(name: &str, value: &str) -> Result<T, OptionError> {
+    value.trim().parse().map_err(|_| OptionError::NotANumber {
+        name: name.to_string(),
+        value: value.to_string(),
+    })
 }
 
 impl<E: Evaluator> Player for AlphaBeta<E> {
@@ -399,7 +398,7 @@ impl<E: Evaluator> Player for AlphaBeta<E> {
         self.options.usi_options()
     }
 
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.options.set(name, value)
     }
 

@@ -20,6 +20,7 @@ use std::time::Duration;
 
 use hayate_core::game::{EndReason, FinishedGame, GameResult, GameRules, Side, play_game};
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_core::{Color, Move, Position};
 use hayate_infer::kind::LoadOptions;
 use hayate_infer::{BackendError, BackendKind, Multiplexer, MuxClient};
@@ -304,7 +305,7 @@ impl Player for SideOf<'_> {
     fn name(&self) -> String {
         self.get().player.name()
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.get().player.set_option(name, value)
     }
     fn new_game(&mut self) {
@@ -341,37 +342,16 @@ pub struct MctsGames {
 
 impl MctsGames {
     /// A thread's player over `client`.
-    ///
-    /// # Errors
-    /// An option the player refuses (a bug).
-    pub fn new(
-        cfg: &MctsConfig,
-        client: MuxClient,
-        version: Arc<AtomicU64>,
-    ) -> Result<MctsGames, String> {
+    pub fn new(cfg: &MctsConfig, client: MuxClient, version: Arc<AtomicU64>) -> MctsGames {
         let mut player = MctsPlayer::with_backend(Box::new(client));
-        let batch = cfg.batch_per_game.clamp(1, 256).to_string();
-        for (k, v) in [
-            ("UCT_Threads", "1"),
-            ("DNN_Batch_Size", batch.as_str()),
-            ("NN_Cache_Entries", "65536"),
-            ("PV_Interval", "0"),
-            (
-                "Mate_Root_Search",
-                if cfg.root_mate { "true" } else { "false" },
-            ),
-            (
-                "Root_Noise_Alpha",
-                &((cfg.noise.alpha * 1000.0).round() as u32).to_string(),
-            ),
-            (
-                "Root_Noise_Epsilon",
-                &((cfg.noise.epsilon * 1000.0).round() as u32).to_string(),
-            ),
-        ] {
-            player.set_option(k, v)?;
-        }
-        Ok(MctsGames {
+        let p = player.params_mut();
+        p.threads = 1;
+        p.batch_size = cfg.batch_per_game.clamp(1, 256);
+        p.root_mate = cfg.root_mate;
+        p.root_noise = cfg.noise;
+        player.set_cache_entries(65536);
+        player.set_pv_interval_ms(0);
+        MctsGames {
             cfg: cfg.clone(),
             searcher: Mutex::new(Searcher {
                 player,
@@ -382,19 +362,11 @@ impl MctsGames {
                 min_value: [1.0; 2],
             }),
             version: (version, 0),
-        })
+        }
     }
 
     /// Plays one game from `opening` with settings drawn from `rng` and `control`.
-    ///
-    /// # Errors
-    /// An option the player refuses (a bug).
-    pub fn play(
-        &mut self,
-        opening: &Opening,
-        rng: &mut Rng,
-        control: &DrawControl,
-    ) -> Result<MctsGame, String> {
+    pub fn play(&mut self, opening: &Opening, rng: &mut Rng, control: &DrawControl) -> MctsGame {
         let (lo, hi) = self.cfg.max_plies;
         let max_plies = lo.min(hi) + rng.below((hi.max(lo) - lo.min(hi) + 1) as u64) as usize;
         let resign = self.cfg.resign > 0.0 && rng.unit() >= self.cfg.no_resign_share;
@@ -416,15 +388,11 @@ impl MctsGames {
             let threshold = if resign { self.cfg.resign } else { 0.0 };
             // The search's draw ply is a position's move number past which it is drawn.
             let draw_ply = (start.game_ply() as usize + max_plies).saturating_sub(1);
-            for (k, v) in [
-                ("Resign_Threshold", (threshold * 1000.0).round() as u32),
-                ("Draw_Value_Black", (draw_value[0] * 1000.0).round() as u32),
-                ("Draw_Value_White", (draw_value[1] * 1000.0).round() as u32),
-                ("Draw_Ply", draw_ply as u32),
-                ("Random_Seed", (seed >> 1) as u32),
-            ] {
-                s.player.set_option(k, &v.to_string())?;
-            }
+            s.player.set_resign_threshold(threshold);
+            let p = s.player.params_mut();
+            p.draw_value = draw_value;
+            p.draw_ply = draw_ply as u32;
+            s.player.set_random_seed(seed >> 1);
         }
         let rules = GameRules {
             max_plies,
@@ -464,11 +432,11 @@ impl MctsGames {
         let scored = meta.scored_winner(game.result.winner());
         meta.scored = scored.map_or(GameResult::Draw, GameResult::win);
         control.record(scored);
-        Ok(MctsGame {
+        MctsGame {
             game,
             searched: std::mem::take(&mut s.searched),
             meta,
-        })
+        }
     }
 }
 

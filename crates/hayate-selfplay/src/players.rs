@@ -6,6 +6,7 @@ use std::sync::Arc;
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_eval::{Evaluator, Kkpee9, Material, Nnue, NnueError};
 use hayate_search::see::see_ge;
 use hayate_search::{AlphaBeta, Options};
@@ -96,7 +97,7 @@ impl Player for RandomAt {
     fn name(&self) -> String {
         self.inner.name()
     }
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         self.inner.set_option(name, value)
     }
     fn new_game(&mut self) {
@@ -139,7 +140,7 @@ mod tests {
         fn name(&self) -> String {
             "never".into()
         }
-        fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+        fn set_option(&mut self, _: &str, _: &str) -> Result<(), OptionError> {
             Ok(())
         }
         fn new_game(&mut self) {}

@@ -133,7 +133,7 @@ pub enum SelfplayError {
     /// Games keep ending without a searched position (e.g. every opening is already over).
     #[error("{0} games in a row gave no position to write")]
     NoPositions(u32),
-    /// The network could not be loaded or the MCTS player refused its settings.
+    /// The network could not be loaded.
     #[error("MCTS player: {0}")]
     Mcts(String),
 }
@@ -359,8 +359,7 @@ fn worker_thread(
 ) -> Result<Summary, SelfplayError> {
     let mut games: Box<dyn Games + '_> = match (&cfg.engine, &shared.mcts) {
         (Engine::Mcts(m), Some(sh)) => Box::new(McGames {
-            games: MctsGames::new(m, sh.mux.client(), sh.version.clone())
-                .map_err(SelfplayError::Mcts)?,
+            games: MctsGames::new(m, sh.mux.client(), sh.version.clone()),
             control: &sh.control,
         }),
         _ => Box::new(Players::new(cfg)),
@@ -436,10 +435,7 @@ impl Games for McGames<'_> {
         out: &mut Vec<u8>,
     ) -> Result<Played, SelfplayError> {
         let opening = &cfg.openings[rng.below(cfg.openings.len() as u64) as usize];
-        let g = self
-            .games
-            .play(opening, rng, self.control)
-            .map_err(SelfplayError::Mcts)?;
+        let g = self.games.play(opening, rng, self.control);
         let positions = encode_hcpe3(&g.game, &g.searched, out)?;
         Ok(Played {
             game: g.game,

@@ -13,7 +13,7 @@
 use hayate_core::Position;
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::usi_option::{OptionError, UsiOption, find};
-use hayate_eval::{AnyNnue, Kkpee9, Material, with_nnue};
+use hayate_eval::{EvalKind, with_eval};
 use hayate_hybrid::{AlphaBetaSide, HybridPlayer};
 use hayate_mcts::MctsPlayer;
 use hayate_search::{AlphaBeta, Options};
@@ -22,10 +22,13 @@ use std::path::PathBuf;
 /// The evaluations the engine can play with; the first is the default (it needs no file).
 /// `dl` is the MCTS player with a policy/value network; `hybrid` is an αβ player and the MCTS
 /// player consulted together.
-pub const EVAL_TYPES: [&str; 5] = ["kkpee9", "material", "nnue", "dl", "hybrid"];
+pub const EVAL_TYPES: [&str; 5] = {
+    let n = EvalKind::NAMES;
+    [n[0], n[1], n[2], "dl", "hybrid"]
+};
 
 /// The evaluations the hybrid's αβ side can use (`Hybrid_AlphaBeta`).
-pub const HYBRID_AB_EVALS: [&str; 3] = ["kkpee9", "nnue", "material"];
+pub const HYBRID_AB_EVALS: [&str; 3] = EvalKind::NAMES;
 
 /// What the player is built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -174,7 +177,7 @@ fn build(
 fn dl_player(values: &[(String, String)]) -> Result<MctsPlayer, String> {
     let mut p = MctsPlayer::new();
     for (n, v) in values.iter().filter(|(n, _)| owner(n) == Owner::Dl) {
-        p.set_option(n, v)?;
+        p.set_option(n, v).map_err(|e| e.to_string())?;
     }
     Ok(p)
 }
@@ -187,19 +190,13 @@ fn alpha_beta(
 ) -> Result<Box<dyn AlphaBetaSide>, String> {
     let mut options = Options::default();
     for (n, v) in values.iter().filter(|(n, _)| owner(n) == Owner::AlphaBeta) {
-        options.set(n, v)?;
+        options.set(n, v).map_err(|e| e.to_string())?;
     }
-    Ok(match eval {
-        "material" => Box::new(AlphaBeta::with_options(Material, options)),
-        "kkpee9" => Box::new(AlphaBeta::with_options(Kkpee9::new(), options)),
-        "nnue" => {
-            let path = choice.nnue_path();
-            // The shape is chosen here, once: each arm builds the searcher of its own shape.
-            let net = AnyNnue::load(&path).map_err(|e| format!("{}: {e}", path.display()))?;
-            with_nnue!(net, n => Box::new(AlphaBeta::with_options(n, options)))
-        }
-        other => return Err(format!("unknown EvalType {other:?}")),
-    })
+    let kind: EvalKind = eval.parse().map_err(|e| format!("EvalType: {e}"))?;
+    let path = choice.nnue_path();
+    // The evaluator type is chosen here, once: each arm builds the searcher of its own type.
+    let loaded = kind.load(&path).map_err(|e| e.to_string())?;
+    Ok(with_eval!(loaded, e => Box::new(AlphaBeta::with_options(e, options))))
 }
 
 /// The hybrid: the αβ side over `Hybrid_AlphaBeta` (a bad NNUE file leaves the DL side to
@@ -211,7 +208,7 @@ fn build_hybrid(
     let ab = alpha_beta(&choice.hybrid_ab, choice, values);
     let mut p = HybridPlayer::new(ab, MctsPlayer::new());
     for (n, v) in values.iter().filter(|(n, _)| owner(n) != Owner::Host) {
-        p.set_option(n, v)?;
+        p.set_option(n, v).map_err(|e| e.to_string())?;
     }
     let warning = p.prepare().err();
     if !p.has_side() {
@@ -339,7 +336,7 @@ impl EngineHost {
         let mut changed = false;
         for (n, v) in pending.iter().filter(|(n, _)| b.owner.takes(owner(n))) {
             if let Err(e) = b.player.set_option(n, v) {
-                return Some(e);
+                return Some(e.to_string());
             }
             changed = true;
         }
@@ -370,12 +367,11 @@ impl Player for EngineHost {
 
     /// Checks the value against the option table and records it: instant, whatever the
     /// option. It takes effect at the next `isready` (or `go`).
-    fn set_option(&mut self, name: &str, value: &str) -> Result<(), String> {
+    fn set_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         // `Hash` is what UCI-minded GUIs send.
         let name = if name == "Hash" { "USI_Hash" } else { name };
-        let opt =
-            find(&self.table, name).ok_or_else(|| OptionError::Unknown(name.into()).to_string())?;
-        let value = opt.validate(value).map_err(|e| e.to_string())?;
+        let opt = find(&self.table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+        let value = opt.validate(value)?;
         let name = opt.name.clone();
         match name.as_str() {
             "EvalType" => self.choice.eval_type = value.clone(),

@@ -4,6 +4,7 @@
 
 use hayate_core::Position;
 use hayate_core::player::{BestMove, Info, Limits, Player, Score, Signals};
+use hayate_core::usi_option::OptionError;
 use hayate_csa::csa_move::parse_csa_move;
 use std::io::{BufRead, BufReader, Write};
 use std::net::{TcpListener, TcpStream};
@@ -338,7 +339,7 @@ impl Player for ScriptPlayer {
         // A reconnected session replays the same game from the start.
         self.next = 0;
     }
-    fn set_option(&mut self, _: &str, _: &str) -> Result<(), String> {
+    fn set_option(&mut self, _: &str, _: &str) -> Result<(), OptionError> {
         Ok(())
     }
     fn think(

@@ -12,8 +12,8 @@ pub struct Args {
     #[arg(long, default_value_t = BENCH_DEPTH)]
     depth: u32,
     /// Evaluation: kkpee9 (default), material or nnue.
-    #[arg(long, default_value = "kkpee9")]
-    evaluator: String,
+    #[arg(long, default_value_t)]
+    evaluator: hayate_eval::EvalKind,
     /// The NNUE file for `--evaluator nnue`.
     #[arg(long, default_value = "eval/nn.bin")]
     nnue: std::path::PathBuf,
@@ -36,26 +36,14 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             i + 1
         );
     };
-    let r = match a.evaluator.as_str() {
-        "material" => run_bench(hayate_eval::Material, a.depth, opts, line),
-        "kkpee9" => {
-            let t0 = std::time::Instant::now();
-            let eval = hayate_eval::Kkpee9::new();
-            println!("kkpee9 table built in {} ms", t0.elapsed().as_millis());
-            run_bench(eval, a.depth, opts, line)
-        }
-        "nnue" => {
-            let t0 = std::time::Instant::now();
-            let net = hayate_eval::AnyNnue::load(&a.nnue)?;
-            println!(
-                "nnue {} loaded in {} ms",
-                net.shape().name(),
-                t0.elapsed().as_millis()
-            );
-            hayate_eval::with_nnue!(net, n => run_bench(n, a.depth, opts, line))
-        }
-        other => anyhow::bail!("unknown evaluator {other:?}"),
-    };
+    let t0 = std::time::Instant::now();
+    let eval = a.evaluator.load(&a.nnue)?;
+    println!(
+        "{} ready in {} ms",
+        eval.describe(),
+        t0.elapsed().as_millis()
+    );
+    let r = hayate_eval::with_eval!(eval, e => run_bench(e, a.depth, opts, line));
     let ms = r.elapsed.as_millis().max(1) as u64;
     println!("time_ms {ms}");
     println!("nodes {} nps {}", r.nodes, r.nodes * 1000 / ms);

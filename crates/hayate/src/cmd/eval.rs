@@ -6,7 +6,7 @@
 use super::error_stats;
 use anyhow::Context;
 use hayate_core::Position;
-use hayate_eval::{AnyNnue, Evaluator, Kkpee9, Material, with_nnue};
+use hayate_eval::{EvalKind, Evaluator, with_eval};
 use hayate_records::{ErrorPolicy, FixedReader, Psv};
 use std::io::{BufRead, BufWriter, Write};
 
@@ -14,23 +14,12 @@ use std::io::{BufRead, BufWriter, Write};
 pub const ERROR_MARKER: &str = "error:";
 use std::path::PathBuf;
 
-/// Which evaluation to run.
-#[derive(Clone, Copy, Debug, clap::ValueEnum)]
-pub enum Which {
-    /// Piece values only.
-    Material,
-    /// The KKPEE9 effect tables (built at start-up, 9.6 MB).
-    Kkpee9,
-    /// An NNUE HalfKP `nn.bin` (needs --nnue).
-    Nnue,
-}
-
 /// Arguments of `hayate eval`.
 #[derive(clap::Args)]
 pub struct Args {
     /// The evaluation.
-    #[arg(long, value_enum, default_value = "kkpee9")]
-    evaluator: Which,
+    #[arg(long, default_value_t)]
+    evaluator: EvalKind,
     /// The `nn.bin` file for `--evaluator nnue`.
     #[arg(long)]
     nnue: Option<PathBuf>,
@@ -176,17 +165,12 @@ fn evaluate_with<E: Evaluator>(e: &E, a: &Args) -> anyhow::Result<usize> {
 
 /// Runs the command; the exit status is non-zero if any line was bad.
 pub fn run(a: Args) -> anyhow::Result<()> {
-    let bad = match a.evaluator {
-        Which::Material => evaluate_with(&Material, &a)?,
-        Which::Kkpee9 => evaluate_with(&Kkpee9::new(), &a)?,
-        Which::Nnue => {
-            let path = a
-                .nnue
-                .as_ref()
-                .context("--evaluator nnue needs --nnue PATH (an nn.bin file)")?;
-            with_nnue!(&AnyNnue::load(path)?, n => evaluate_with(n, &a)?)
-        }
+    let path = match (a.evaluator.needs_file(), &a.nnue) {
+        (true, None) => anyhow::bail!("--evaluator nnue needs --nnue PATH (an nn.bin file)"),
+        (_, p) => p.clone().unwrap_or_default(),
     };
+    let eval = a.evaluator.load(&path)?;
+    let bad = with_eval!(&eval, e => evaluate_with(e, &a)?);
     if bad > 0 {
         anyhow::bail!("{bad} bad line(s)");
     }
@@ -196,6 +180,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use hayate_eval::Material;
     use hayate_records::{PackedSfen, PsvMove16, Record};
 
     #[test]

@@ -19,6 +19,16 @@ use hayate_selfplay::{
     shard::shard_path, worker_from_env,
 };
 
+/// Who plays self-play.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Who {
+    /// αβ search over `--eval` (psv data).
+    #[value(alias = "alphabeta")]
+    Ab,
+    /// The PUCT player over `--model` (hcpe3 data).
+    Mcts,
+}
+
 /// Arguments of `hayate selfplay`.
 #[derive(clap::Args)]
 pub struct Args {
@@ -26,13 +36,13 @@ pub struct Args {
     #[arg(long)]
     out: PathBuf,
     /// Who plays: `ab` (αβ with --eval) or `mcts` (the PUCT player with --model, hcpe3 data).
-    #[arg(long, default_value = "ab")]
-    player: String,
+    #[arg(long, value_enum, default_value_t = Who::Ab)]
+    player: Who,
     #[command(flatten)]
     mcts: MctsArgs,
     /// Evaluation of both αβ players: kkpee9, material or nnue.
-    #[arg(long, default_value = "kkpee9")]
-    eval: String,
+    #[arg(long, default_value_t)]
+    eval: hayate_eval::EvalKind,
     /// The NNUE file for `--eval nnue`; re-read between games when it changes (point it at a
     /// training loop's `current` symlink).
     #[arg(long, default_value = "eval/nn.bin")]
@@ -192,20 +202,19 @@ fn mcts_config(a: &Args) -> anyhow::Result<MctsConfig> {
 }
 
 fn engine(a: &Args) -> anyhow::Result<Engine> {
-    match a.player.as_str() {
-        "ab" | "alphabeta" => Ok(Engine::AlphaBeta(evaluation(a)?)),
-        "mcts" => Ok(Engine::Mcts(Box::new(mcts_config(a)?))),
-        other => anyhow::bail!("unknown player {other:?} (ab or mcts)"),
+    match a.player {
+        Who::Ab => Ok(Engine::AlphaBeta(evaluation(a)?)),
+        Who::Mcts => Ok(Engine::Mcts(Box::new(mcts_config(a)?))),
     }
 }
 
 fn evaluation(a: &Args) -> anyhow::Result<Evaluation> {
-    Ok(match a.eval.as_str() {
-        "material" => Evaluation::Material,
-        "kkpee9" => Evaluation::Kkpee9(hayate_eval::Kkpee9::new()),
-        "nnue" => Evaluation::nnue_file(&a.nnue)
+    use hayate_eval::EvalKind;
+    Ok(match a.eval {
+        EvalKind::Material => Evaluation::Material,
+        EvalKind::Kkpee9 => Evaluation::Kkpee9(hayate_eval::Kkpee9::new()),
+        EvalKind::Nnue => Evaluation::nnue_file(&a.nnue)
             .with_context(|| format!("loading {}", a.nnue.display()))?,
-        other => anyhow::bail!("unknown evaluation {other:?} (kkpee9, material or nnue)"),
     })
 }
 
@@ -215,7 +224,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         Some(p) => {
             std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?
         }
-        None if a.player == "mcts" => openings::MCTS_OPENINGS.to_string(),
+        None if a.player == Who::Mcts => openings::MCTS_OPENINGS.to_string(),
         None => openings::DEFAULT_OPENINGS.to_string(),
     };
     let engine = engine(&a)?;
