@@ -2,7 +2,7 @@
 # Plays Hayate builds against YaneuraOu on a machine with many cores (the lent device machine:
 # 16 cores), every build in its own match at the same time, so that all of them meet the same
 # load; stops after SECONDS and leaves each run (results.jsonl, CSA records) under OUT_DIR with
-# a summary line per build (crates/hayate-search/docs/score.py).
+# a summary line per build (`hayate standing`, by the first build's binary).
 #
 #   deploy/anchor/device_match.sh SECONDS BYOYOMI GAMES_PER_BUILD CONCURRENCY_PER_BUILD OUT_DIR
 #
@@ -57,7 +57,8 @@ killer=$!
 wait "${pids[@]}"
 kill "$killer" 2>/dev/null
 uptime
+first=$(awk '$1 !~ /^#/ && NF {print $2; exit}' "$a/builds.txt")
 for n in "${names[@]}"; do
-  echo "$n: $(python3 "$here/crates/hayate-search/docs/score.py" "$out/$n/results.jsonl" "$n" | head -1)"
+  echo "$n: $("$work/$first" standing "$out/$n" | grep ' vs ')"
 done
 rm -rf "$work"

@@ -24,7 +24,7 @@ pub use league::{ArenaError, League, RunOutcome, run};
 pub use openings::{Opening, OpeningError, parse_openings};
 pub use process::{EngineError, EngineProcess, Timeouts};
 pub use rating::{Crosstable, Ratings, Wdl, fit_ratings};
-pub use results::{GameEntry, ResultsFile};
+pub use results::{GameEntry, ResultsFile, read_entries};
 pub use schedule::{Format, Schedule};
 pub use sprt::{SprtDecision, SprtParams};
 pub use spsa::{Spsa, SpsaParam, params_text, parse_params};

@@ -33,6 +33,24 @@ impl Wdl {
         self.wins as f64 + 0.5 * self.draws as f64
     }
 
+    /// The Elo difference these games measure and its 95 % interval, from the score and the
+    /// spread of the per-game results (normal approximation, draws counted as they fell);
+    /// `None` without games or with a score of 0 or 1.
+    pub fn elo_interval(&self) -> Option<(f64, f64, f64)> {
+        let n = f64::from(self.games());
+        let s = self.points() / n;
+        if !(s > 0.0 && s < 1.0) {
+            return None;
+        }
+        let var = (f64::from(self.wins) * (1.0 - s).powi(2)
+            + f64::from(self.losses) * s.powi(2)
+            + f64::from(self.draws) * (0.5 - s).powi(2))
+            / n;
+        let half = 1.96 * (var / n).sqrt();
+        let elo = |p: f64| elo_from_score(p.clamp(1e-6, 1.0 - 1e-6));
+        Some((elo(s), elo(s - half), elo(s + half)))
+    }
+
     /// The same games from the other side.
     pub fn flipped(&self) -> Wdl {
         Wdl {
@@ -427,6 +445,40 @@ fn gauss_jordan(aug: &mut [f64], m: usize, k: usize) -> Option<Vec<f64>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_pair_elo_interval_is_the_score_s_with_its_spread() {
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+        let (e, lo, hi) = Wdl {
+            wins: 35,
+            draws: 0,
+            losses: 69,
+        }
+        .elo_interval()
+        .expect("mixed");
+        assert!(close(e, -117.912_418_554_791_8), "{e}");
+        assert!(close(lo, -194.834_970_198_717_5), "{lo}");
+        assert!(close(hi, -50.838_720_101_487_74), "{hi}");
+        let (e, lo, hi) = Wdl {
+            wins: 40,
+            draws: 2,
+            losses: 78,
+        }
+        .elo_interval()
+        .expect("mixed");
+        assert!(close(e, -113.937_293_828_282_4) && close(lo, -183.877_833_290_069_9));
+        assert!(close(hi, -51.989_605_727_931_21), "{hi}");
+        assert_eq!(
+            Wdl {
+                wins: 3,
+                draws: 0,
+                losses: 0
+            }
+            .elo_interval(),
+            None
+        );
+        assert_eq!(Wdl::default().elo_interval(), None);
+    }
 
     fn table(n: usize, games: &[(usize, usize, u32, u32, u32)]) -> Crosstable {
         let mut t = Crosstable::new(n);

@@ -58,6 +58,63 @@ pub enum ResultsError {
     },
 }
 
+/// The games of the results file at `path`, read only: a torn last line (a match still writing
+/// it, or one killed) is left out and left in place. For reading a run while it plays.
+///
+/// # Errors
+/// [`ResultsError`] when the file cannot be read or a line other than the last does not parse.
+pub fn read_entries(path: &Path) -> Result<Vec<GameEntry>, ResultsError> {
+    let bytes = std::fs::read(path).map_err(|source| ResultsError::Io {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    Ok(parse_entries(path, &bytes)?.0)
+}
+
+/// The complete lines' games and the length of the good prefix (what follows it is a torn
+/// last line).
+fn parse_entries(path: &Path, bytes: &[u8]) -> Result<(Vec<GameEntry>, usize), ResultsError> {
+    let mut entries = Vec::new();
+    let mut good_len = 0usize;
+    let mut start = 0usize;
+    let mut line_no = 0usize;
+    while start < bytes.len() {
+        line_no += 1;
+        let (end, complete) = match bytes[start..].iter().position(|&b| b == b'\n') {
+            Some(k) => (start + k, true),
+            None => (bytes.len(), false),
+        };
+        let text = String::from_utf8_lossy(&bytes[start..end]);
+        let text = text.trim();
+        let next = if complete { end + 1 } else { end };
+        if text.is_empty() {
+            if complete {
+                good_len = next;
+            }
+            start = next;
+            continue;
+        }
+        match serde_json::from_str::<GameEntry>(text) {
+            Ok(e) if complete => {
+                entries.push(e);
+                good_len = next;
+            }
+            // The last line, torn by a kill: drop it.
+            Ok(_) => {}
+            Err(_) if next >= bytes.len() => {}
+            Err(e) => {
+                return Err(ResultsError::BadLine {
+                    path: path.to_path_buf(),
+                    line: line_no,
+                    message: e.to_string(),
+                });
+            }
+        }
+        start = next;
+    }
+    Ok((entries, good_len))
+}
+
 /// An open results file: the games read back and a handle to append new ones.
 pub struct ResultsFile {
     path: PathBuf,
@@ -89,44 +146,7 @@ impl ResultsFile {
             .map_err(io)?;
         let mut bytes = Vec::new();
         file.read_to_end(&mut bytes).map_err(io)?;
-        let mut entries = Vec::new();
-        let mut good_len = 0usize;
-        let mut start = 0usize;
-        let mut line_no = 0usize;
-        while start < bytes.len() {
-            line_no += 1;
-            let (end, complete) = match bytes[start..].iter().position(|&b| b == b'\n') {
-                Some(k) => (start + k, true),
-                None => (bytes.len(), false),
-            };
-            let text = String::from_utf8_lossy(&bytes[start..end]);
-            let text = text.trim();
-            let next = if complete { end + 1 } else { end };
-            if text.is_empty() {
-                if complete {
-                    good_len = next;
-                }
-                start = next;
-                continue;
-            }
-            match serde_json::from_str::<GameEntry>(text) {
-                Ok(e) if complete => {
-                    entries.push(e);
-                    good_len = next;
-                }
-                // The last line, torn by a kill: drop it.
-                Ok(_) => {}
-                Err(_) if next >= bytes.len() => {}
-                Err(e) => {
-                    return Err(ResultsError::BadLine {
-                        path: path.to_path_buf(),
-                        line: line_no,
-                        message: e.to_string(),
-                    });
-                }
-            }
-            start = next;
-        }
+        let (entries, good_len) = parse_entries(path, &bytes)?;
         let truncated_bytes = (bytes.len() - good_len) as u64;
         if truncated_bytes > 0 {
             file.set_len(good_len as u64).map_err(io)?;

@@ -122,9 +122,13 @@ impl Summary {
                 if c.games() == 0 {
                     continue;
                 }
+                let elo = c
+                    .elo_interval()
+                    .map(|(e, lo, hi)| format!(", Elo {e:+.0} [{lo:+.0}, {hi:+.0}]"))
+                    .unwrap_or_default();
                 let _ = writeln!(
                     s,
-                    "  {} vs {}: {}/{}/{} ({} games, {:.1}%)",
+                    "  {} vs {}: {}/{}/{} ({} games, {:.1}%{elo})",
                     self.names[i],
                     self.names[j],
                     c.wins,

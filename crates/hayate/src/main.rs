@@ -32,6 +32,8 @@ enum Command {
     Csa(cmd::csa::Args),
     /// Matches and leagues between USI engines: ratings, SPRT, records, an HTML report.
     Match(cmd::arena::Args),
+    /// The pooled standing of match folders: ratings, W/D/L, Elo ± 95 % (read-only).
+    Standing(cmd::standing::Args),
     /// Tune an engine's spin options (the search constants by default) by SPSA game pairs.
     Tune(cmd::tune::Args),
     /// Self-play: αβ or MCTS games written as psv/hcpe/hcpe3 training shards (resumable, one
@@ -59,6 +61,7 @@ fn main() -> anyhow::Result<()> {
         Some(Command::Convert(a)) => cmd::convert::run(a),
         Some(Command::Csa(a)) => cmd::csa::run(a),
         Some(Command::Match(a)) => cmd::arena::run(a),
+        Some(Command::Standing(a)) => cmd::standing::run(a),
         Some(Command::Tune(a)) => cmd::tune::run(a),
         Some(Command::Selfplay(a)) => cmd::selfplay::run(a),
         Some(Command::Rl(a)) => cmd::rl::run(a),

@@ -84,3 +84,43 @@ fn match_runs_a_tiny_league_and_resumes() {
     );
     let _ = std::fs::remove_dir_all(&dir);
 }
+
+#[test]
+fn standing_pools_runs_renames_engines_and_leaves_a_torn_line_in_place() {
+    let dir = std::env::temp_dir().join(format!("hayate-standing-cli-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("r1")).unwrap();
+    let line = |id: u32, black: &str, white: &str, result: &str| {
+        format!(
+            "{{\"id\":{id},\"black\":\"{black}\",\"white\":\"{white}\",\"opening\":0,\
+             \"result\":\"{result}\",\"reason\":\"checkmate\",\"plies\":90,\"record\":\"g.csa\"}}\n"
+        )
+    };
+    let r1 = [
+        line(0, "a", "b", "black"),
+        line(1, "b", "a", "white"),
+        line(2, "a", "b", "white"),
+    ]
+    .concat();
+    std::fs::write(dir.join("r1/results.jsonl"), r1).unwrap();
+    // A second run whose build was called a2, with a game still being written.
+    let r2 = format!("{}{{\"id\":1,\"black\":\"b", line(0, "b", "a2", "white"));
+    std::fs::write(dir.join("r2.jsonl"), &r2).unwrap();
+    let out = Command::new(HAYATE)
+        .arg("standing")
+        .arg(dir.join("r1"))
+        .arg(dir.join("r2.jsonl"))
+        .args(["--engine", "a2=a"])
+        .output()
+        .unwrap();
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{text}");
+    // 3 wins and 1 loss: 75 %, 400 log10(3) = +191 Elo.
+    assert!(
+        text.contains("a vs b: 3/0/1 (4 games, 75.0%, Elo +191 ["),
+        "{text}"
+    );
+    assert!(text.contains("ended by: checkmate 4"), "{text}");
+    assert_eq!(std::fs::read_to_string(dir.join("r2.jsonl")).unwrap(), r2);
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -13,6 +13,7 @@ pub mod nnue;
 pub mod perft;
 pub mod rl;
 pub mod selfplay;
+pub mod standing;
 pub mod train;
 pub mod train_nnue;
 pub mod tune;
