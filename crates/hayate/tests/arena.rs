@@ -103,6 +103,9 @@ fn standing_pools_runs_renames_engines_and_leaves_a_torn_line_in_place() {
     ]
     .concat();
     std::fs::write(dir.join("r1/results.jsonl"), r1).unwrap();
+    // Every game of r1 names this record (r2's is missing: its times are left out).
+    let csa = "N+a\nN-b\nPI\n+\n+7776FU\nT0.1\n-3334FU\nT0.3\n%TORYO\n";
+    std::fs::write(dir.join("r1/g.csa"), csa).unwrap();
     // A second run whose build was called a2, with a game still being written.
     let r2 = format!("{}{{\"id\":1,\"black\":\"b", line(0, "b", "a2", "white"));
     std::fs::write(dir.join("r2.jsonl"), &r2).unwrap();
@@ -121,6 +124,11 @@ fn standing_pools_runs_renames_engines_and_leaves_a_torn_line_in_place() {
         "{text}"
     );
     assert!(text.contains("ended by: checkmate 4"), "{text}");
+    assert!(
+        text.contains("a: 3 moves, mean 100, median 100, p90 100, max 100; time losses 0"),
+        "{text}"
+    );
+    assert!(text.contains("b: 3 moves, mean 300"), "{text}");
     assert_eq!(std::fs::read_to_string(dir.join("r2.jsonl")).unwrap(), r2);
     let _ = std::fs::remove_dir_all(&dir);
 }

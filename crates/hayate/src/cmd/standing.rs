@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use std::path::PathBuf;
 
 use anyhow::Context;
-use hayate_arena::{read_entries, summarize};
+use hayate_arena::{move_times, read_entries, summarize};
 
 /// Arguments of `hayate standing`.
 #[derive(clap::Args)]
@@ -36,6 +36,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let rename = |n: &str| renames.get(n).cloned().unwrap_or_else(|| n.to_string());
     let mut games = Vec::new();
+    // Per engine: its thinking times (ms) and its time losses, from the CSA records.
+    let mut times: BTreeMap<String, (Vec<f64>, usize)> = BTreeMap::new();
     for run in &a.runs {
         let path = if run.is_dir() {
             run.join("results.jsonl")
@@ -43,11 +45,21 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             run.clone()
         };
         let entries = read_entries(&path).with_context(|| format!("reading {}", path.display()))?;
-        games.extend(entries.into_iter().map(|mut g| {
+        let folder = path.parent().unwrap_or(std::path::Path::new("."));
+        for mut g in entries {
+            // A record that cannot be read leaves its times out (the result still counts).
+            if let Ok(text) = std::fs::read_to_string(folder.join(&g.record)) {
+                let t = move_times(&text);
+                for side in 0..2 {
+                    let e = times.entry(rename(&t.names[side])).or_default();
+                    e.0.extend(&t.ms[side]);
+                    e.1 += usize::from(t.time_up == Some(side));
+                }
+            }
             g.black = rename(&g.black);
             g.white = rename(&g.white);
-            g
-        }));
+            games.push(g);
+        }
     }
     let mut names: Vec<String> = Vec::new();
     for g in &games {
@@ -65,6 +77,22 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     let reasons: Vec<String> = reasons.iter().map(|(r, n)| format!("{r} {n}")).collect();
     println!("\nended by: {}", reasons.join(", "));
+    println!("time per move (ms, from the records):");
+    for (name, (mut ms, lost)) in times {
+        if ms.is_empty() {
+            continue;
+        }
+        ms.sort_by(f64::total_cmp);
+        let at = |q: f64| ms[((q * ms.len() as f64) as usize).min(ms.len() - 1)];
+        let mean = ms.iter().sum::<f64>() / ms.len() as f64;
+        println!(
+            "  {name}: {} moves, mean {mean:.0}, median {:.0}, p90 {:.0}, max {:.0}; time losses {lost}",
+            ms.len(),
+            at(0.5),
+            at(0.9),
+            ms[ms.len() - 1]
+        );
+    }
     if a.games {
         print!("\n{}", summary.game_lines());
     }
