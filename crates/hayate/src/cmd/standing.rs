@@ -47,9 +47,9 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         let entries = read_entries(&path).with_context(|| format!("reading {}", path.display()))?;
         let folder = path.parent().unwrap_or(std::path::Path::new("."));
         for mut g in entries {
-            // A record that cannot be read leaves its times out (the result still counts).
-            if let Ok(text) = std::fs::read_to_string(folder.join(&g.record)) {
-                let t = move_times(&text);
+            // A record that cannot be read or parsed leaves its times out (the result counts).
+            let record = std::fs::read_to_string(folder.join(&g.record)).ok();
+            if let Some(t) = record.and_then(|text| move_times(&text).ok()) {
                 for side in 0..2 {
                     let e = times.entry(rename(&t.names[side])).or_default();
                     e.0.extend(&t.ms[side]);
