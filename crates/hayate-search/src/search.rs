@@ -758,10 +758,11 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             }
             return tt_value;
         }
-        // Mate-in-1 probe: cheap next to the subtree it replaces.
+        // Mate-in-1 probe: cheap next to the subtree it replaces. A node with a TT entry was
+        // probed when the entry was written (YaneuraOu's condition too).
         if !in_check
             && !excluded.is_some()
-            && !matches!(tt_hit, Some(h) if h.bound == Bound::Exact)
+            && tt_hit.is_none()
             && let Some(m) = self.mate_in_1()
         {
             let v = mate_in(ply + 1);
