@@ -277,6 +277,94 @@ pub fn find<'a>(table: &'a [UsiOption], name: &str) -> Option<&'a UsiOption> {
         .or_else(|| table.iter().find(|o| o.name.eq_ignore_ascii_case(name)))
 }
 
+/// A `setoption` value checked against its declaration: a `spin`'s integer within its range,
+/// a `check`'s truth, the text of the other kinds (a `combo`'s in its var's spelling).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Value<'a> {
+    /// A `spin` value.
+    Int(i64),
+    /// A `check` value.
+    Bool(bool),
+    /// A `combo`, `string` or `filename` value (empty for a button).
+    Text(&'a str),
+}
+
+impl Value<'_> {
+    /// The integer of a `spin` (0 for another kind).
+    pub fn int(self) -> i64 {
+        if let Value::Int(n) = self { n } else { 0 }
+    }
+
+    /// The truth of a `check` (false for another kind).
+    pub fn bool(self) -> bool {
+        self == Value::Bool(true)
+    }
+
+    /// The text of a `combo`, `string` or `filename` (empty for another kind).
+    pub fn text(&self) -> &str {
+        if let Value::Text(t) = self { t } else { "" }
+    }
+}
+
+/// One option bound to the state `T` it sets: `declare` makes its declaration with `T`'s
+/// current value as the default (what `usi` lists), `apply` stores a value already checked
+/// against that declaration (with any scale the field needs). A player declares its options as
+/// one slice of these, so what `usi` lists and what `setoption` accepts and sets cannot drift
+/// apart: the name, the range and the field are written once.
+pub struct Binding<T> {
+    /// The declaration, `T`'s current value as its default.
+    pub declare: fn(&T) -> UsiOption,
+    /// Stores a checked value; an error leaves `T` as it was.
+    pub apply: fn(&mut T, Value<'_>) -> Result<(), OptionError>,
+}
+
+/// A [`Binding`] whose `apply` cannot fail:
+/// `bind_option!(|o| UsiOption::spin("Threads", o.threads as i64, 1, 256), |o, v| o.threads = v.int() as usize)`.
+#[macro_export]
+macro_rules! bind_option {
+    ($declare:expr, |$o:pat_param, $v:pat_param| $apply:expr) => {
+        $crate::usi_option::Binding {
+            declare: $declare,
+            apply: |$o, $v| {
+                $apply;
+                Ok(())
+            },
+        }
+    };
+}
+
+/// The declarations of `table` with `state`'s current values as defaults.
+pub fn declare_all<T>(table: &[Binding<T>], state: &T) -> Vec<UsiOption> {
+    table.iter().map(|b| (b.declare)(state)).collect()
+}
+
+/// Sets option `name` (found as [`find`] does) of `table` on `state` from its USI text, checked
+/// against its declaration first.
+///
+/// # Errors
+/// The option is unknown, the value does not fit the declaration, or `apply` refuses it.
+pub fn set_bound<T>(
+    table: &[Binding<T>],
+    state: &mut T,
+    name: &str,
+    value: &str,
+) -> Result<(), OptionError> {
+    let declared = declare_all(table, state);
+    let decl = find(&declared, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+    let text = decl.validate(value)?;
+    let value = match decl.kind {
+        // Validated: an integer within the range, `true` or `false`.
+        OptionKind::Spin { .. } => Value::Int(text.parse().unwrap_or_default()),
+        OptionKind::Check { .. } => Value::Bool(text == "true"),
+        _ => Value::Text(&text),
+    };
+    let at = declared
+        .iter()
+        .position(|d| d.name == decl.name)
+        .unwrap_or_default();
+    (table[at].apply)(state, value)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -334,5 +422,92 @@ mod tests {
             Some("USI_Hash")
         );
         assert!(find(&table, "Hash").is_none());
+    }
+
+    struct Knobs {
+        hash_mb: u64,
+        temperature: f32,
+        ponder: bool,
+        backend: String,
+    }
+
+    const KNOBS: &[Binding<Knobs>] = &[
+        Binding {
+            declare: |k| UsiOption::spin("USI_Hash", k.hash_mb as i64, 1, 1024),
+            apply: |k, v| {
+                k.hash_mb = v.int() as u64;
+                Ok(())
+            },
+        },
+        Binding {
+            declare: |k| UsiOption::spin("Temperature", (k.temperature * 100.0) as i64, 1, 500),
+            apply: |k, v| {
+                k.temperature = v.int() as f32 / 100.0;
+                Ok(())
+            },
+        },
+        Binding {
+            declare: |k| UsiOption::check("USI_Ponder", k.ponder),
+            apply: |k, v| {
+                k.ponder = v.bool();
+                Ok(())
+            },
+        },
+        Binding {
+            declare: |k| UsiOption::combo("Backend", &k.backend, &["tract", "ort", "gpu"]),
+            apply: |k, v| {
+                if v.text() == "gpu" {
+                    return Err(OptionError::rejected("Backend", "no GPU here"));
+                }
+                k.backend = v.text().to_string();
+                Ok(())
+            },
+        },
+    ];
+
+    #[test]
+    fn a_bound_table_lists_current_values_and_sets_checked_ones() {
+        let mut k = Knobs {
+            hash_mb: 16,
+            temperature: 1.0,
+            ponder: true,
+            backend: "tract".into(),
+        };
+        set_bound(KNOBS, &mut k, "usi_hash", " 64").expect("in range");
+        set_bound(KNOBS, &mut k, "Temperature", "150").expect("in range");
+        set_bound(KNOBS, &mut k, "USI_Ponder", "False").expect("a check");
+        set_bound(KNOBS, &mut k, "Backend", "ORT").expect("a var");
+        assert_eq!((k.hash_mb, k.temperature, k.ponder), (64, 1.5, false));
+        assert_eq!(k.backend, "ort");
+        let shown: Vec<String> = declare_all(KNOBS, &k)
+            .iter()
+            .map(|o| format!("{} {}", o.name, o.default_value()))
+            .collect();
+        assert_eq!(
+            shown,
+            [
+                "USI_Hash 64",
+                "Temperature 150",
+                "USI_Ponder false",
+                "Backend ort"
+            ]
+        );
+        assert!(matches!(
+            set_bound(KNOBS, &mut k, "USI_Hash", "1025"),
+            Err(OptionError::OutOfRange { .. })
+        ));
+        assert!(matches!(
+            set_bound(KNOBS, &mut k, "Backend", "gpu"),
+            Err(OptionError::Rejected { .. })
+        ));
+        assert!(matches!(
+            set_bound(KNOBS, &mut k, "Hash", "1"),
+            Err(OptionError::Unknown(_))
+        ));
+        assert_eq!(
+            (k.hash_mb, k.backend.as_str()),
+            (64, "ort"),
+            "errors change nothing"
+        );
     }
 }

@@ -3,7 +3,8 @@
 //! DL side's.
 
 use crate::rule::{Rule, Side};
-use hayate_core::usi_option::{OptionError, UsiOption, find};
+use hayate_core::bind_option;
+use hayate_core::usi_option::{Binding, OptionError, UsiOption, declare_all, find, set_bound};
 
 /// The options of the hybrid itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -24,18 +25,42 @@ impl Default for Options {
     }
 }
 
+/// The hybrid's options, each bound to its field.
+const BOUND: &[Binding<Options>] = &[
+    bind_option!(
+        |o| UsiOption::check("Hybrid_MateRule", o.rule.mate),
+        |o, v| o.rule.mate = v.bool()
+    ),
+    bind_option!(
+        |o| UsiOption::spin("Hybrid_AbThreshold", o.rule.ab_threshold.into(), 0, 32000),
+        |o, v| o.rule.ab_threshold = v.int() as i32
+    ),
+    bind_option!(
+        |o| UsiOption::spin("Hybrid_VerifyMargin", o.rule.verify_margin.into(), 0, 32000),
+        |o, v| o.rule.verify_margin = v.int() as i32
+    ),
+    bind_option!(
+        |o| UsiOption::spin("Hybrid_VerifyDepth", o.rule.verify_depth.into(), 0, 64),
+        |o, v| o.rule.verify_depth = v.int() as u32
+    ),
+    bind_option!(
+        |o| UsiOption::spin("Hybrid_VerifyTime", o.rule.verify_ms as i64, 1, 10000),
+        |o, v| o.rule.verify_ms = v.int() as u64
+    ),
+    bind_option!(
+        |o| UsiOption::combo("Hybrid_Info", o.info_main.tag(), &["ab", "dl"]),
+        |o, v| o.info_main = if v.text() == "dl" {
+            Side::Dl
+        } else {
+            Side::AlphaBeta
+        }
+    ),
+];
+
 impl Options {
     /// The declarations, current values as defaults.
     pub fn usi_options(&self) -> Vec<UsiOption> {
-        let r = &self.rule;
-        vec![
-            UsiOption::check("Hybrid_MateRule", r.mate),
-            UsiOption::spin("Hybrid_AbThreshold", r.ab_threshold as i64, 0, 32000),
-            UsiOption::spin("Hybrid_VerifyMargin", r.verify_margin as i64, 0, 32000),
-            UsiOption::spin("Hybrid_VerifyDepth", r.verify_depth as i64, 0, 64),
-            UsiOption::spin("Hybrid_VerifyTime", r.verify_ms as i64, 1, 10000),
-            UsiOption::combo("Hybrid_Info", self.info_main.tag(), &["ab", "dl"]),
-        ]
+        declare_all(BOUND, self)
     }
 
     /// Whether `name` is one of these options.
@@ -48,26 +73,7 @@ impl Options {
     /// # Errors
     /// The option is unknown or the value outside the declaration.
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let table = self.usi_options();
-        let opt = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
-        let v = opt.validate(value)?;
-        let num = || {
-            v.parse::<i64>().map_err(|_| OptionError::NotANumber {
-                name: name.into(),
-                value: v.clone(),
-            })
-        };
-        let r = &mut self.rule;
-        match opt.name.as_str() {
-            "Hybrid_MateRule" => r.mate = v == "true",
-            "Hybrid_AbThreshold" => r.ab_threshold = num()? as i32,
-            "Hybrid_VerifyMargin" => r.verify_margin = num()? as i32,
-            "Hybrid_VerifyDepth" => r.verify_depth = num()? as u32,
-            "Hybrid_VerifyTime" => r.verify_ms = num()? as u64,
-            "Hybrid_Info" => self.info_main = if v == "dl" { Side::Dl } else { Side::AlphaBeta },
-            _ => return Err(OptionError::Unknown(name.into())),
-        }
-        Ok(())
+        set_bound(BOUND, self, name, value)
     }
 }
 

@@ -22,6 +22,11 @@ impl BackendKind {
     /// The USI names, in `DNN_Backend`'s order.
     pub const NAMES: [&'static str; 4] = ["tract", "ort", "uniform", "random"];
 
+    /// The USI name (one of [`BackendKind::NAMES`]).
+    pub fn name(self) -> &'static str {
+        BackendKind::NAMES[self as usize]
+    }
+
     /// The kind named `s` (case-insensitive; `onnxruntime` is `ort`).
     pub fn parse(s: &str) -> Option<BackendKind> {
         match s.to_ascii_lowercase().as_str() {
@@ -89,7 +94,7 @@ mod tests {
     #[test]
     fn names_parse_to_their_kinds() {
         for name in BackendKind::NAMES {
-            assert!(BackendKind::parse(name).is_some(), "{name}");
+            assert_eq!(BackendKind::parse(name).map(BackendKind::name), Some(name));
         }
         assert_eq!(BackendKind::parse("ONNXRuntime"), Some(BackendKind::Ort));
         assert_eq!(BackendKind::parse("cuda"), None);

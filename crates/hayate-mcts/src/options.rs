@@ -4,195 +4,263 @@
 
 use crate::player::MctsPlayer;
 use hayate_core::UsiOption;
-use hayate_core::usi_option::{OptionError, find};
+use hayate_core::bind_option;
+use hayate_core::usi_option::{Binding, OptionError, declare_all, set_bound};
 use hayate_infer::BackendKind;
+
+/// A spin option over a float field shown in 1/`scale` units (`C_init` 100 = 1.00).
+fn scaled(x: f32, scale: f32) -> i64 {
+    (x * scale).round() as i64
+}
+
+/// The DL player's options, each bound to what it sets (dlshogi's names, ranges and scales).
+const BOUND: &[Binding<MctsPlayer>] = &[
+    bind_option!(|m| UsiOption::string("DNN_Model", &m.model_path), |m, v| {
+        m.model_path = if v.text() == "<empty>" {
+            String::new()
+        } else {
+            v.text().to_string()
+        }
+    }),
+    Binding {
+        declare: |m| UsiOption::combo("DNN_Backend", m.backend_kind.name(), &BackendKind::NAMES),
+        apply: |m, v| {
+            m.backend_kind = BackendKind::parse(v.text()).ok_or_else(|| {
+                OptionError::rejected("DNN_Backend", format!("{:?} is not built in", v.text()))
+            })?;
+            if m.loaded_for.as_ref().is_some_and(|l| l.1 == "<given>") {
+                m.loaded_for = None;
+            }
+            Ok(())
+        },
+    },
+    bind_option!(
+        |m| UsiOption::spin("DNN_Batch_Size", m.params.batch_size as i64, 1, 256),
+        |m, v| m.params.batch_size = v.int() as usize
+    ),
+    bind_option!(
+        |m| UsiOption::spin("DNN_Threads", m.dnn_threads as i64, 1, 256),
+        |m, v| {
+            m.dnn_threads = v.int() as usize;
+            if m.loaded_for.as_ref().is_some_and(|l| l.1 != "<given>") {
+                m.loaded_for = None;
+            }
+        }
+    ),
+    bind_option!(
+        |m| UsiOption::spin("UCT_Threads", m.params.threads as i64, 1, 256),
+        |m, v| m.params.threads = v.int() as usize
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "UCT_NodeLimit",
+            m.params.node_limit as i64,
+            1000,
+            1_000_000_000
+        ),
+        |m, v| m.params.node_limit = v.int() as usize
+    ),
+    bind_option!(
+        |m| UsiOption::spin("NN_Cache_Entries", m.cache_entries as i64, 1, 1 << 28),
+        |m, v| m.set_cache_entries(v.int() as usize)
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Softmax_Temperature",
+            scaled(m.params.softmax_temperature, 100.0),
+            1,
+            500
+        ),
+        |m, v| {
+            m.params.softmax_temperature = v.int() as f32 / 100.0;
+            // Cached priors were softmaxed at the old temperature.
+            if let Some(c) = &m.cache {
+                c.clear();
+            }
+            m.tree = None;
+        }
+    ),
+    bind_option!(
+        |m| UsiOption::spin("C_init", scaled(m.params.puct.c_init, 100.0), 0, 500),
+        |m, v| m.params.puct.c_init = v.int() as f32 / 100.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin("C_base", m.params.puct.c_base as i64, 10000, 100000),
+        |m, v| m.params.puct.c_base = v.int() as f32
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "C_fpu_reduction",
+            scaled(m.params.puct.fpu_reduction, 100.0),
+            0,
+            100
+        ),
+        |m, v| m.params.puct.fpu_reduction = v.int() as f32 / 100.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "C_init_root",
+            scaled(m.params.puct_root.c_init, 100.0),
+            0,
+            500
+        ),
+        |m, v| m.params.puct_root.c_init = v.int() as f32 / 100.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "C_base_root",
+            m.params.puct_root.c_base as i64,
+            10000,
+            100000
+        ),
+        |m, v| m.params.puct_root.c_base = v.int() as f32
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "C_fpu_reduction_root",
+            scaled(m.params.puct_root.fpu_reduction, 100.0),
+            0,
+            100
+        ),
+        |m, v| m.params.puct_root.fpu_reduction = v.int() as f32 / 100.0
+    ),
+    bind_option!(
+        |m| UsiOption::check("Mate_Root_Search", m.params.root_mate),
+        |m, v| m.params.root_mate = v.bool()
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Mate_Root_Nodes",
+            m.params.root_mate_nodes as i64,
+            1000,
+            100_000_000
+        ),
+        |m, v| m.params.root_mate_nodes = v.int() as u64
+    ),
+    bind_option!(
+        |m| UsiOption::spin("DfPn_Hash", m.params.root_mate_hash_mb as i64, 1, 4096),
+        |m, v| m.params.root_mate_hash_mb = v.int() as usize
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Mate_Leaf_Depth", m.params.leaf_mate_depth.into(), 0, 15),
+        |m, v| m.params.leaf_mate_depth = v.int() as u32
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Mate_Leaf_Nodes",
+            m.params.leaf_mate_nodes as i64,
+            1,
+            10_000_000
+        ),
+        |m, v| m.params.leaf_mate_nodes = v.int() as u64
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "PV_Mate_Search_Threads",
+            m.params.pv_mate_threads as i64,
+            0,
+            256
+        ),
+        |m, v| m.params.pv_mate_threads = v.int() as usize
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "PV_Mate_Search_Nodes",
+            m.params.pv_mate_nodes as i64,
+            0,
+            10_000_000
+        ),
+        |m, v| m.params.pv_mate_nodes = v.int() as u64
+    ),
+    bind_option!(
+        |m| UsiOption::check("ReuseSubtree", m.params.reuse_subtree),
+        |m, v| m.params.reuse_subtree = v.bool()
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Root_Noise_Alpha",
+            scaled(m.params.root_noise.alpha, 1000.0),
+            1,
+            100_000
+        ),
+        |m, v| m.params.root_noise.alpha = v.int() as f32 / 1000.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Root_Noise_Epsilon",
+            scaled(m.params.root_noise.epsilon, 1000.0),
+            0,
+            1000
+        ),
+        |m, v| m.params.root_noise.epsilon = v.int() as f32 / 1000.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Resign_Threshold",
+            (m.resign_threshold * 1000.0).round() as i64,
+            0,
+            1000
+        ),
+        |m, v| m.set_resign_threshold(v.int() as f64 / 1000.0)
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Draw_Value_Black",
+            scaled(m.params.draw_value[0], 1000.0),
+            0,
+            1000
+        ),
+        |m, v| m.params.draw_value[0] = v.int() as f32 / 1000.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin(
+            "Draw_Value_White",
+            scaled(m.params.draw_value[1], 1000.0),
+            0,
+            1000
+        ),
+        |m, v| m.params.draw_value[1] = v.int() as f32 / 1000.0
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Draw_Ply", m.params.draw_ply.into(), 0, 100000),
+        |m, v| m.params.draw_ply = v.int() as u32
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Eval_Coef", m.eval_coef as i64, 1, 10000),
+        |m, v| m.eval_coef = v.int() as f64
+    ),
+    bind_option!(
+        |m| UsiOption::spin("PV_Interval", m.pv_interval_ms as i64, 0, 100000),
+        |m, v| m.set_pv_interval_ms(v.int() as u64)
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Byoyomi_Margin", m.time.byoyomi_margin_ms as i64, 0, 100000),
+        |m, v| m.time.byoyomi_margin_ms = v.int() as u64
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Time_Margin", m.time.time_margin_ms as i64, 0, 100000),
+        |m, v| m.time.time_margin_ms = v.int() as u64
+    ),
+    bind_option!(
+        |m| UsiOption::spin("Random_Seed", m.random_seed as i64, 0, i64::MAX),
+        |m, v| m.set_random_seed(v.int() as u64)
+    ),
+    // Set by the hybrid (its host declares it with the αβ player's options).
+    bind_option!(
+        |m| UsiOption::spin("NetworkDelay", m.time.network_delay_ms as i64, 0, 10000).hidden(),
+        |m, v| m.time.network_delay_ms = v.int() as u64
+    ),
+];
 
 impl MctsPlayer {
     /// The USI options of the DL player, with their declarations.
     pub(crate) fn usi_options(&self) -> Vec<UsiOption> {
-        let p = &self.params;
-        let spin = UsiOption::spin;
-        let check = UsiOption::check;
-        vec![
-            UsiOption::string("DNN_Model", &self.model_path),
-            UsiOption::combo("DNN_Backend", "tract", &BackendKind::NAMES),
-            spin("DNN_Batch_Size", p.batch_size as i64, 1, 256),
-            spin("DNN_Threads", self.dnn_threads as i64, 1, 256),
-            spin("UCT_Threads", p.threads as i64, 1, 256),
-            spin("UCT_NodeLimit", p.node_limit as i64, 1000, 1_000_000_000),
-            spin("NN_Cache_Entries", self.cache_entries as i64, 1, 1 << 28),
-            spin(
-                "Softmax_Temperature",
-                (p.softmax_temperature * 100.0).round() as i64,
-                1,
-                500,
-            ),
-            spin("C_init", (p.puct.c_init * 100.0).round() as i64, 0, 500),
-            spin("C_base", p.puct.c_base as i64, 10000, 100000),
-            spin(
-                "C_fpu_reduction",
-                (p.puct.fpu_reduction * 100.0).round() as i64,
-                0,
-                100,
-            ),
-            spin(
-                "C_init_root",
-                (p.puct_root.c_init * 100.0).round() as i64,
-                0,
-                500,
-            ),
-            spin("C_base_root", p.puct_root.c_base as i64, 10000, 100000),
-            spin(
-                "C_fpu_reduction_root",
-                (p.puct_root.fpu_reduction * 100.0).round() as i64,
-                0,
-                100,
-            ),
-            check("Mate_Root_Search", p.root_mate),
-            spin(
-                "Mate_Root_Nodes",
-                p.root_mate_nodes as i64,
-                1000,
-                100_000_000,
-            ),
-            spin("DfPn_Hash", p.root_mate_hash_mb as i64, 1, 4096),
-            spin("Mate_Leaf_Depth", p.leaf_mate_depth as i64, 0, 15),
-            spin("Mate_Leaf_Nodes", p.leaf_mate_nodes as i64, 1, 10_000_000),
-            spin("PV_Mate_Search_Threads", p.pv_mate_threads as i64, 0, 256),
-            spin(
-                "PV_Mate_Search_Nodes",
-                p.pv_mate_nodes as i64,
-                0,
-                10_000_000,
-            ),
-            check("ReuseSubtree", p.reuse_subtree),
-            spin(
-                "Root_Noise_Alpha",
-                (p.root_noise.alpha * 1000.0).round() as i64,
-                1,
-                100_000,
-            ),
-            spin(
-                "Root_Noise_Epsilon",
-                (p.root_noise.epsilon * 1000.0).round() as i64,
-                0,
-                1000,
-            ),
-            spin(
-                "Resign_Threshold",
-                (self.resign_threshold * 1000.0).round() as i64,
-                0,
-                1000,
-            ),
-            spin(
-                "Draw_Value_Black",
-                (p.draw_value[0] * 1000.0).round() as i64,
-                0,
-                1000,
-            ),
-            spin(
-                "Draw_Value_White",
-                (p.draw_value[1] * 1000.0).round() as i64,
-                0,
-                1000,
-            ),
-            spin("Draw_Ply", p.draw_ply as i64, 0, 100000),
-            spin("Eval_Coef", self.eval_coef as i64, 1, 10000),
-            spin("PV_Interval", self.pv_interval_ms as i64, 0, 100000),
-            spin(
-                "Byoyomi_Margin",
-                self.time.byoyomi_margin_ms as i64,
-                0,
-                100000,
-            ),
-            spin("Time_Margin", self.time.time_margin_ms as i64, 0, 100000),
-            spin("Random_Seed", self.random_seed as i64, 0, i64::MAX),
-            // Set by the hybrid (its host declares it with the αβ player's options).
-            spin("NetworkDelay", self.time.network_delay_ms as i64, 0, 10000).hidden(),
-        ]
+        declare_all(BOUND, self)
     }
 
     /// Sets one USI option, after checking the value against the option's declaration.
     pub(crate) fn set_usi_option(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
-        let table = self.usi_options();
-        let decl = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
-        let value = decl.validate(value)?;
-        // Validated: a spin is an integer within its range, a check `true` or `false`.
-        let int = value.parse::<i64>().unwrap_or_default();
-        let (n, on) = (int.max(0) as u64, value == "true");
-        let (hundredths, thousandths) = (int as f32 / 100.0, int as f32 / 1000.0);
-        let p = &mut self.params;
-        match decl.name.as_str() {
-            "DNN_Model" => {
-                self.model_path = if value == "<empty>" {
-                    String::new()
-                } else {
-                    value
-                }
-            }
-            "DNN_Backend" => {
-                self.backend_kind =
-                    BackendKind::parse(&value).ok_or_else(|| OptionError::NotAllowed {
-                        name: "DNN_Backend".into(),
-                        value: value.clone(),
-                        allowed: BackendKind::NAMES.iter().map(|n| n.to_string()).collect(),
-                    })?;
-                if self.loaded_for.as_ref().is_some_and(|l| l.1 == "<given>") {
-                    self.loaded_for = None;
-                }
-            }
-            "DNN_Batch_Size" => p.batch_size = n as usize,
-            "DNN_Threads" => {
-                self.dnn_threads = n as usize;
-                if self.loaded_for.as_ref().is_some_and(|l| l.1 != "<given>") {
-                    self.loaded_for = None;
-                }
-            }
-            "UCT_Threads" => p.threads = n as usize,
-            "UCT_NodeLimit" => p.node_limit = n as usize,
-            "NN_Cache_Entries" => self.set_cache_entries(n as usize),
-            "Softmax_Temperature" => {
-                p.softmax_temperature = hundredths;
-                // Cached priors were softmaxed at the old temperature.
-                if let Some(c) = &self.cache {
-                    c.clear();
-                }
-                self.tree = None;
-            }
-            "C_init" => p.puct.c_init = hundredths,
-            "C_base" => p.puct.c_base = n as f32,
-            "C_fpu_reduction" => p.puct.fpu_reduction = hundredths,
-            "C_init_root" => p.puct_root.c_init = hundredths,
-            "C_base_root" => p.puct_root.c_base = n as f32,
-            "C_fpu_reduction_root" => p.puct_root.fpu_reduction = hundredths,
-            "Mate_Root_Search" => p.root_mate = on,
-            "Mate_Root_Nodes" => p.root_mate_nodes = n,
-            "DfPn_Hash" => p.root_mate_hash_mb = n as usize,
-            "Mate_Leaf_Depth" => p.leaf_mate_depth = n as u32,
-            "Mate_Leaf_Nodes" => p.leaf_mate_nodes = n,
-            "PV_Mate_Search_Threads" => p.pv_mate_threads = n as usize,
-            "PV_Mate_Search_Nodes" => p.pv_mate_nodes = n,
-            "ReuseSubtree" => p.reuse_subtree = on,
-            "Root_Noise_Alpha" => p.root_noise.alpha = thousandths,
-            "Root_Noise_Epsilon" => p.root_noise.epsilon = thousandths,
-            "Resign_Threshold" => self.set_resign_threshold(f64::from(thousandths)),
-            "Draw_Value_Black" => p.draw_value[0] = thousandths,
-            "Draw_Value_White" => p.draw_value[1] = thousandths,
-            "Draw_Ply" => p.draw_ply = n as u32,
-            "Eval_Coef" => self.eval_coef = n as f64,
-            "PV_Interval" => self.set_pv_interval_ms(n),
-            "Byoyomi_Margin" => self.time.byoyomi_margin_ms = n,
-            "Time_Margin" => self.time.time_margin_ms = n,
-            "NetworkDelay" => self.time.network_delay_ms = n,
-            "Random_Seed" => self.set_random_seed(n),
-            other => {
-                return Err(OptionError::rejected(
-                    other,
-                    "declared but not read (a bug)",
-                ));
-            }
-        }
-        Ok(())
+        set_bound(BOUND, self, name, value)
     }
 }
 

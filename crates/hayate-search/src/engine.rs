@@ -6,9 +6,10 @@ use crate::search::{Clock, RootMove, SearchConfig, Shared, Worker};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 use crate::vote::{ThreadResult, best_thread};
+use hayate_core::bind_option;
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::timeman::{TimeOptions, plan};
-use hayate_core::usi_option::{OptionError, UsiOption, find};
+use hayate_core::usi_option::{Binding, OptionError, UsiOption, declare_all, find, set_bound};
 use hayate_core::{DeclarationRule, Move, Position};
 use hayate_eval::Evaluator;
 use std::sync::Arc;
@@ -51,37 +52,69 @@ impl Default for Options {
     }
 }
 
-/// The USI name prefix of the hidden tuning options.
+/// The options other than `Tune_*`, each bound to its field: name, range and field once.
+const BOUND: &[Binding<Options>] = &[
+    bind_option!(
+        |o| UsiOption::spin("USI_Hash", o.hash_mb as i64, 1, 65536),
+        |o, v| o.hash_mb = v.int() as usize
+    ),
+    bind_option!(
+        |o| UsiOption::spin("Threads", o.threads as i64, 1, 256),
+        |o, v| o.threads = v.int() as usize
+    ),
+    bind_option!(
+        |o| UsiOption::spin("MultiPV", o.multipv as i64, 1, 600),
+        |o, v| o.multipv = v.int() as usize
+    ),
+    // Pondering follows `go ponder`: nothing to keep.
+    Binding {
+        declare: |_| UsiOption::check("USI_Ponder", true),
+        apply: |_, _| Ok(()),
+    },
+    bind_option!(
+        |o| UsiOption::spin("DrawValue", o.draw_value.into(), -30000, 30000),
+        |o, v| o.draw_value = v.int() as i32
+    ),
+    bind_option!(
+        |o| UsiOption::spin("MaxMovesToDraw", o.max_moves_to_draw.into(), 0, 100000),
+        |o, v| o.max_moves_to_draw = v.int() as u32
+    ),
+    bind_option!(
+        |o| UsiOption::spin("NetworkDelay", o.time.network_delay_ms as i64, 0, 10000),
+        |o, v| o.time.network_delay_ms = v.int() as u64
+    ),
+    bind_option!(
+        |o| UsiOption::spin(
+            "MinimumThinkingTime",
+            o.time.minimum_thinking_ms as i64,
+            0,
+            100000
+        ),
+        |o, v| o.time.minimum_thinking_ms = v.int() as u64
+    ),
+    bind_option!(
+        |o| UsiOption::spin("SlowMover", o.time.slow_mover as i64, 1, 1000),
+        |o, v| o.time.slow_mover = v.int() as u64
+    ),
+    bind_option!(
+        |o| UsiOption::spin("ResignValue", o.resign_value.into(), 0, 32000),
+        |o, v| o.resign_value = v.int() as i32
+    ),
+];
+
+/// The USI name prefix of the hidden tuning options (declared in [`SearchParams::TABLE`]).
 const TUNE: &str = "Tune_";
 
 impl Options {
     /// The USI options, declared once: names, kinds and ranges, current values as defaults.
     /// `Options::default().usi_options()` lists them without building a player.
     pub fn usi_options(&self) -> Vec<UsiOption> {
-        let t = &self.time;
-        vec![
-            UsiOption::spin("USI_Hash", self.hash_mb as i64, 1, 65536),
-            UsiOption::spin("Threads", self.threads as i64, 1, 256),
-            UsiOption::spin("MultiPV", self.multipv as i64, 1, 600),
-            UsiOption::check("USI_Ponder", true),
-            UsiOption::spin("DrawValue", self.draw_value as i64, -30000, 30000),
-            UsiOption::spin("MaxMovesToDraw", self.max_moves_to_draw as i64, 0, 100000),
-            UsiOption::spin("NetworkDelay", t.network_delay_ms as i64, 0, 10000),
-            UsiOption::spin(
-                "MinimumThinkingTime",
-                t.minimum_thinking_ms as i64,
-                0,
-                100000,
-            ),
-            UsiOption::spin("SlowMover", t.slow_mover as i64, 1, 1000),
-            UsiOption::spin("ResignValue", self.resign_value as i64, 0, 32000),
-        ]
-        .into_iter()
-        .chain(SearchParams::TABLE.iter().map(|&(name, _, min, max)| {
+        let mut table = declare_all(BOUND, self);
+        table.extend(SearchParams::TABLE.iter().map(|&(name, _, min, max)| {
             let v = self.params.get(name).unwrap_or_default();
             UsiOption::spin(&format!("{TUNE}{name}"), v.into(), min.into(), max.into()).hidden()
-        }))
-        .collect()
+        }));
+        table
     }
 
     /// Sets one option from its USI text, checked against [`Options::usi_options`]. Cheap:
@@ -92,25 +125,16 @@ impl Options {
     pub fn set(&mut self, name: &str, value: &str) -> Result<(), OptionError> {
         // `Hash` is what UCI-minded GUIs send.
         let name = if name == "Hash" { "USI_Hash" } else { name };
+        let tune = name
+            .get(..TUNE.len())
+            .filter(|p| p.eq_ignore_ascii_case(TUNE));
+        if tune.is_none() {
+            return set_bound(BOUND, self, name, value);
+        }
         let table = self.usi_options();
         let opt = find(&table, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
-        let v = opt.validate(value)?;
-        let t = &mut self.time;
-        match opt.name.as_str() {
-            "USI_Hash" => self.hash_mb = parse_num(name, &v)?,
-            "Threads" => self.threads = parse_num(name, &v)?,
-            "MultiPV" => self.multipv = parse_num(name, &v)?,
-            "DrawValue" => self.draw_value = parse_num(name, &v)?,
-            "MaxMovesToDraw" => self.max_moves_to_draw = parse_num(name, &v)?,
-            "NetworkDelay" => t.network_delay_ms = parse_num(name, &v)?,
-            "MinimumThinkingTime" => t.minimum_thinking_ms = parse_num(name, &v)?,
-            "SlowMover" => t.slow_mover = parse_num(name, &v)?,
-            "ResignValue" => self.resign_value = parse_num(name, &v)?,
-            n if n.starts_with(TUNE) => {
-                self.params.set(&n[TUNE.len()..], parse_num(name, &v)?);
-            }
-            _ => {} // USI_Ponder: pondering follows `go ponder`; nothing to keep.
-        }
+        let v: i32 = parse_num(name, &opt.validate(value)?)?;
+        self.params.set(&opt.name[TUNE.len()..], v);
         Ok(())
     }
 }

@@ -30,26 +30,67 @@ pub const EVAL_TYPES: [&str; 5] = {
 /// The evaluations the hybrid's αβ side can use (`Hybrid_AlphaBeta`).
 pub const HYBRID_AB_EVALS: [&str; 3] = EvalKind::NAMES;
 
+/// The player `EvalType` chooses: the αβ player over an evaluation, the MCTS player (`dl`), or
+/// both consulted together (`hybrid`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum PlayerKind {
+    /// The αβ player over this evaluation.
+    AlphaBeta(EvalKind),
+    /// The MCTS player over `DNN_Model`.
+    Dl,
+    /// The hybrid; its αβ side's evaluation is `Hybrid_AlphaBeta`.
+    Hybrid,
+}
+
+impl PlayerKind {
+    /// The `EvalType` name (one of [`EVAL_TYPES`]).
+    pub fn name(self) -> &'static str {
+        match self {
+            PlayerKind::AlphaBeta(e) => e.name(),
+            PlayerKind::Dl => EVAL_TYPES[3],
+            PlayerKind::Hybrid => EVAL_TYPES[4],
+        }
+    }
+
+    /// The kind named `s` (one of [`EVAL_TYPES`], case-insensitive).
+    pub fn parse(s: &str) -> Option<PlayerKind> {
+        match s.to_ascii_lowercase().as_str() {
+            "dl" => Some(PlayerKind::Dl),
+            "hybrid" => Some(PlayerKind::Hybrid),
+            e => e.parse().ok().map(PlayerKind::AlphaBeta),
+        }
+    }
+
+    /// Whose options the player built for this kind takes.
+    fn owner(self) -> Owner {
+        match self {
+            PlayerKind::AlphaBeta(_) => Owner::AlphaBeta,
+            PlayerKind::Dl => Owner::Dl,
+            PlayerKind::Hybrid => Owner::Hybrid,
+        }
+    }
+}
+
 /// What the player is built from.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvalChoice {
-    /// One of [`EVAL_TYPES`].
-    pub eval_type: String,
+    /// `EvalType`.
+    pub player: PlayerKind,
     /// `EvalDir`: where `EvalFile` is looked for when it is a bare name.
     pub eval_dir: String,
     /// `EvalFile`: the NNUE file (`nn.bin`).
     pub eval_file: String,
-    /// `Hybrid_AlphaBeta`: the evaluation of the hybrid's αβ side, one of [`HYBRID_AB_EVALS`].
-    pub hybrid_ab: String,
+    /// `Hybrid_AlphaBeta`: the evaluation of the hybrid's αβ side.
+    pub hybrid_ab: EvalKind,
 }
 
 impl Default for EvalChoice {
     fn default() -> Self {
         EvalChoice {
-            eval_type: EVAL_TYPES[0].into(),
+            player: PlayerKind::AlphaBeta(EvalKind::default()),
             eval_dir: "eval".into(),
             eval_file: "nn.bin".into(),
-            hybrid_ab: HYBRID_AB_EVALS[0].into(),
+            hybrid_ab: EvalKind::default(),
         }
     }
 }
@@ -65,22 +106,20 @@ impl EvalChoice {
         }
     }
 
-    /// The evaluation of the αβ player built: `Hybrid_AlphaBeta` for the hybrid.
-    fn ab_eval(&self) -> &str {
-        if self.eval_type == "hybrid" {
-            &self.hybrid_ab
-        } else {
-            &self.eval_type
+    /// The evaluation of the αβ player built (`Hybrid_AlphaBeta` for the hybrid), if any.
+    fn ab_eval(&self) -> Option<EvalKind> {
+        match self.player {
+            PlayerKind::AlphaBeta(e) => Some(e),
+            PlayerKind::Hybrid => Some(self.hybrid_ab),
+            PlayerKind::Dl => None,
         }
     }
 
     /// What the built player depends on: the files matter to `nnue` only.
-    fn key(&self) -> (String, Option<PathBuf>) {
-        let file = (self.ab_eval() == "nnue").then(|| self.nnue_path());
-        match self.eval_type.as_str() {
-            "hybrid" => (format!("hybrid/{}", self.hybrid_ab), file),
-            t => (t.to_string(), file),
-        }
+    fn key(&self) -> (PlayerKind, Option<EvalKind>, Option<PathBuf>) {
+        let ab = self.ab_eval();
+        let file = ab.filter(|e| e.needs_file()).map(|_| self.nnue_path());
+        (self.player, ab, file)
     }
 }
 
@@ -121,10 +160,10 @@ fn owner(name: &str) -> Owner {
 pub fn option_table() -> Vec<UsiOption> {
     let d = EvalChoice::default();
     let mut table = vec![
-        UsiOption::combo("EvalType", &d.eval_type, &EVAL_TYPES),
+        UsiOption::combo("EvalType", d.player.name(), &EVAL_TYPES),
         UsiOption::string("EvalDir", &d.eval_dir),
         UsiOption::string("EvalFile", &d.eval_file),
-        UsiOption::combo("Hybrid_AlphaBeta", &d.hybrid_ab, &HYBRID_AB_EVALS),
+        UsiOption::combo("Hybrid_AlphaBeta", d.hybrid_ab.name(), &HYBRID_AB_EVALS),
         UsiOption::check(MATE_GAME_RULES, false),
     ];
     table.extend(Options::default().usi_options());
@@ -152,8 +191,8 @@ fn build(
     choice: &EvalChoice,
     values: &[(String, String)],
 ) -> Result<(Box<dyn Player>, Option<String>), String> {
-    match choice.eval_type.as_str() {
-        "dl" => {
+    match choice.player {
+        PlayerKind::Dl => {
             let mut p = dl_player(values)?;
             p.prepare().map_err(|e| {
                 let model = values.iter().find(|(n, _)| n == "DNN_Model");
@@ -164,8 +203,8 @@ fn build(
             })?;
             Ok((Box::new(p), None))
         }
-        "hybrid" => build_hybrid(choice, values),
-        eval => {
+        PlayerKind::Hybrid => build_hybrid(choice, values),
+        PlayerKind::AlphaBeta(eval) => {
             let mut p: Box<dyn Player> = alpha_beta(eval, choice, values)?;
             let warning = p.prepare().err();
             Ok((p, warning))
@@ -184,7 +223,7 @@ fn dl_player(values: &[(String, String)]) -> Result<MctsPlayer, String> {
 
 /// The αβ player over evaluation `eval` with the αβ options in `values`.
 fn alpha_beta(
-    eval: &str,
+    kind: EvalKind,
     choice: &EvalChoice,
     values: &[(String, String)],
 ) -> Result<Box<dyn AlphaBetaSide>, String> {
@@ -192,7 +231,6 @@ fn alpha_beta(
     for (n, v) in values.iter().filter(|(n, _)| owner(n) == Owner::AlphaBeta) {
         options.set(n, v).map_err(|e| e.to_string())?;
     }
-    let kind: EvalKind = eval.parse().map_err(|e| format!("EvalType: {e}"))?;
     let path = choice.nnue_path();
     // The evaluator type is chosen here, once: each arm builds the searcher of its own type.
     let loaded = kind.load(&path).map_err(|e| e.to_string())?;
@@ -205,7 +243,7 @@ fn build_hybrid(
     choice: &EvalChoice,
     values: &[(String, String)],
 ) -> Result<(Box<dyn Player>, Option<String>), String> {
-    let ab = alpha_beta(&choice.hybrid_ab, choice, values);
+    let ab = alpha_beta(choice.hybrid_ab, choice, values);
     let mut p = HybridPlayer::new(ab, MctsPlayer::new());
     for (n, v) in values.iter().filter(|(n, _)| owner(n) != Owner::Host) {
         p.set_option(n, v).map_err(|e| e.to_string())?;
@@ -220,7 +258,7 @@ fn build_hybrid(
 /// The player in use and what it was built for.
 struct Built {
     /// `EvalChoice::key` of the choice it answers.
-    key: (String, Option<PathBuf>),
+    key: (PlayerKind, Option<EvalKind>, Option<PathBuf>),
     player: Box<dyn Player>,
     /// The options of this player's kind take effect on it (false for the fallback, whose
     /// kind may differ from the choice's).
@@ -285,11 +323,7 @@ impl EngineHost {
         self.built = None;
         self.pending.clear();
         let key = self.choice.key();
-        let chosen_owner = match self.choice.eval_type.as_str() {
-            "dl" => Owner::Dl,
-            "hybrid" => Owner::Hybrid,
-            _ => Owner::AlphaBeta,
-        };
+        let chosen_owner = self.choice.player.owner();
         match build(&self.choice, &self.values) {
             Ok((player, warning)) => {
                 self.built = Some(Built {
@@ -303,7 +337,8 @@ impl EngineHost {
             Err(e) => {
                 let error = format!(
                     "EvalType {} cannot be used: {e}; playing with the default evaluation ({})",
-                    self.choice.eval_type, EVAL_TYPES[0]
+                    self.choice.player.name(),
+                    EVAL_TYPES[0]
                 );
                 match build(&EvalChoice::default(), &self.values) {
                     Ok((player, _)) => {
@@ -374,10 +409,14 @@ impl Player for EngineHost {
         let value = opt.validate(value)?;
         let name = opt.name.clone();
         match name.as_str() {
-            "EvalType" => self.choice.eval_type = value.clone(),
+            "EvalType" => {
+                self.choice.player = PlayerKind::parse(&value).unwrap_or(self.choice.player)
+            }
             "EvalDir" => self.choice.eval_dir = value.clone(),
             "EvalFile" => self.choice.eval_file = value.clone(),
-            "Hybrid_AlphaBeta" => self.choice.hybrid_ab = value.clone(),
+            "Hybrid_AlphaBeta" => {
+                self.choice.hybrid_ab = value.parse().unwrap_or(self.choice.hybrid_ab)
+            }
             _ => {}
         }
         for list in [&mut self.values, &mut self.pending] {
@@ -498,7 +537,7 @@ mod tests {
         assert!(h.set_option("NoSuchOption", "1").is_err());
         h.set_option("EvalType", "Material").expect("combo");
         assert!(h.built.is_none(), "setoption must not build a player");
-        assert_eq!(h.choice.eval_type, "material");
+        assert_eq!(h.choice.player, PlayerKind::AlphaBeta(EvalKind::Material));
         let hash: Vec<_> = h.values.iter().filter(|(n, _)| n == "USI_Hash").collect();
         assert_eq!(hash, [&("USI_Hash".to_string(), "16".to_string())]);
     }
