@@ -13,6 +13,17 @@ fn scaled(x: f32, scale: f32) -> i64 {
     (x * scale).round() as i64
 }
 
+/// The binding of a float field shown as a spin in 1/`scale` units:
+/// `scaled_spin!("C_init", m => m.params.puct.c_init, 100.0, 0, 500)`.
+macro_rules! scaled_spin {
+    ($name:literal, $m:ident => $place:expr, $scale:expr, $min:expr, $max:expr) => {
+        bind_option!(
+            |$m| UsiOption::spin($name, scaled($place, $scale), $min, $max),
+            |$m, v| $place = v.int() as f32 / $scale
+        )
+    };
+}
+
 /// The DL player's options, each bound to what it sets (dlshogi's names, ranges and scales).
 const BOUND: &[Binding<MctsPlayer>] = &[
     bind_option!(|m| UsiOption::string("DNN_Model", &m.model_path), |m, v| {
@@ -80,32 +91,13 @@ const BOUND: &[Binding<MctsPlayer>] = &[
             m.tree = None;
         }
     ),
-    bind_option!(
-        |m| UsiOption::spin("C_init", scaled(m.params.puct.c_init, 100.0), 0, 500),
-        |m, v| m.params.puct.c_init = v.int() as f32 / 100.0
-    ),
+    scaled_spin!("C_init", m => m.params.puct.c_init, 100.0, 0, 500),
     bind_option!(
         |m| UsiOption::spin("C_base", m.params.puct.c_base as i64, 10000, 100000),
         |m, v| m.params.puct.c_base = v.int() as f32
     ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "C_fpu_reduction",
-            scaled(m.params.puct.fpu_reduction, 100.0),
-            0,
-            100
-        ),
-        |m, v| m.params.puct.fpu_reduction = v.int() as f32 / 100.0
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "C_init_root",
-            scaled(m.params.puct_root.c_init, 100.0),
-            0,
-            500
-        ),
-        |m, v| m.params.puct_root.c_init = v.int() as f32 / 100.0
-    ),
+    scaled_spin!("C_fpu_reduction", m => m.params.puct.fpu_reduction, 100.0, 0, 100),
+    scaled_spin!("C_init_root", m => m.params.puct_root.c_init, 100.0, 0, 500),
     bind_option!(
         |m| UsiOption::spin(
             "C_base_root",
@@ -115,15 +107,7 @@ const BOUND: &[Binding<MctsPlayer>] = &[
         ),
         |m, v| m.params.puct_root.c_base = v.int() as f32
     ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "C_fpu_reduction_root",
-            scaled(m.params.puct_root.fpu_reduction, 100.0),
-            0,
-            100
-        ),
-        |m, v| m.params.puct_root.fpu_reduction = v.int() as f32 / 100.0
-    ),
+    scaled_spin!("C_fpu_reduction_root", m => m.params.puct_root.fpu_reduction, 100.0, 0, 100),
     bind_option!(
         |m| UsiOption::check("Mate_Root_Search", m.params.root_mate),
         |m, v| m.params.root_mate = v.bool()
@@ -176,24 +160,8 @@ const BOUND: &[Binding<MctsPlayer>] = &[
         |m| UsiOption::check("ReuseSubtree", m.params.reuse_subtree),
         |m, v| m.params.reuse_subtree = v.bool()
     ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Root_Noise_Alpha",
-            scaled(m.params.root_noise.alpha, 1000.0),
-            1,
-            100_000
-        ),
-        |m, v| m.params.root_noise.alpha = v.int() as f32 / 1000.0
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Root_Noise_Epsilon",
-            scaled(m.params.root_noise.epsilon, 1000.0),
-            0,
-            1000
-        ),
-        |m, v| m.params.root_noise.epsilon = v.int() as f32 / 1000.0
-    ),
+    scaled_spin!("Root_Noise_Alpha", m => m.params.root_noise.alpha, 1000.0, 1, 100_000),
+    scaled_spin!("Root_Noise_Epsilon", m => m.params.root_noise.epsilon, 1000.0, 0, 1000),
     bind_option!(
         |m| UsiOption::spin(
             "Resign_Threshold",
@@ -203,24 +171,8 @@ const BOUND: &[Binding<MctsPlayer>] = &[
         ),
         |m, v| m.set_resign_threshold(v.int() as f64 / 1000.0)
     ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Draw_Value_Black",
-            scaled(m.params.draw_value[0], 1000.0),
-            0,
-            1000
-        ),
-        |m, v| m.params.draw_value[0] = v.int() as f32 / 1000.0
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Draw_Value_White",
-            scaled(m.params.draw_value[1], 1000.0),
-            0,
-            1000
-        ),
-        |m, v| m.params.draw_value[1] = v.int() as f32 / 1000.0
-    ),
+    scaled_spin!("Draw_Value_Black", m => m.params.draw_value[0], 1000.0, 0, 1000),
+    scaled_spin!("Draw_Value_White", m => m.params.draw_value[1], 1000.0, 0, 1000),
     bind_option!(
         |m| UsiOption::spin("Draw_Ply", m.params.draw_ply.into(), 0, 100000),
         |m, v| m.params.draw_ply = v.int() as u32

@@ -241,6 +241,24 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         self.reduction_1024(depth, move_count) / 1024
     }
 
+    /// The value of a node where `m` mates at once: the line and the TT entry say so.
+    fn mate_in_1_found<const PV: bool>(&mut self, key: u64, ply: usize, m: Move) -> Value {
+        let v = mate_in(ply + 1);
+        if PV {
+            self.pv_len[ply + 1] = ply + 1;
+            self.update_pv(ply, m);
+        }
+        self.shared.tt.store(
+            key,
+            m.to_move16(),
+            to_tt(v, ply),
+            -INFINITE,
+            MAX_PLY as i32 - 10,
+            Bound::Exact,
+        );
+        v
+    }
+
     /// The mate-in-1 probe: near checks only with `mate1_near`, else every check.
     #[inline]
     fn mate_in_1(&self) -> Option<Move> {
@@ -765,20 +783,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
             && tt_hit.is_none()
             && let Some(m) = self.mate_in_1()
         {
-            let v = mate_in(ply + 1);
-            if PV {
-                self.pv_len[ply + 1] = ply + 1;
-                self.update_pv(ply, m);
-            }
-            self.shared.tt.store(
-                key,
-                m.to_move16(),
-                to_tt(v, ply),
-                -INFINITE,
-                MAX_PLY as i32 - 10,
-                Bound::Exact,
-            );
-            return v;
+            return self.mate_in_1_found::<PV>(key, ply, m);
         }
         let us = self.pos.side_to_move();
         let raw_eval = if in_check {
@@ -1217,20 +1222,7 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 && tt_hit.is_none()
                 && let Some(m) = self.mate_in_1()
             {
-                let v = mate_in(ply + 1);
-                if PV {
-                    self.pv_len[ply + 1] = ply + 1;
-                    self.update_pv(ply, m);
-                }
-                self.shared.tt.store(
-                    key,
-                    m.to_move16(),
-                    to_tt(v, ply),
-                    -INFINITE,
-                    MAX_PLY as i32 - 10,
-                    Bound::Exact,
-                );
-                return v;
+                return self.mate_in_1_found::<PV>(key, ply, m);
             }
             raw_eval = match tt_hit {
                 Some(h) if h.eval.abs() < EVAL_LIMIT => h.eval,
