@@ -271,10 +271,15 @@ fn or_empty(s: &str) -> &str {
 
 /// Finds `name` in `table` (USI option names are case-insensitive in practice: GUIs differ).
 pub fn find<'a>(table: &'a [UsiOption], name: &str) -> Option<&'a UsiOption> {
+    position(table, name).map(|i| &table[i])
+}
+
+/// Where [`find`] finds `name` in `table`: an exact match first, then one ignoring case.
+fn position(table: &[UsiOption], name: &str) -> Option<usize> {
     table
         .iter()
-        .find(|o| o.name == name)
-        .or_else(|| table.iter().find(|o| o.name.eq_ignore_ascii_case(name)))
+        .position(|o| o.name == name)
+        .or_else(|| table.iter().position(|o| o.name.eq_ignore_ascii_case(name)))
 }
 
 /// A `setoption` value checked against its declaration: a `spin`'s integer within its range,
@@ -333,6 +338,30 @@ macro_rules! bind_option {
     };
 }
 
+/// The [`Binding`] of an integer field as a `spin` option, the field written once:
+/// `spin_option!("Threads", o => o.threads, 1, 256)` (any integer type).
+#[macro_export]
+macro_rules! spin_option {
+    ($name:expr, $o:ident => $place:expr, $min:expr, $max:expr) => {
+        $crate::bind_option!(
+            |$o| $crate::usi_option::UsiOption::spin($name, $place as i64, $min, $max),
+            |$o, v| $place = v.int() as _
+        )
+    };
+}
+
+/// The [`Binding`] of a `bool` field as a `check` option:
+/// `check_option!("ReuseSubtree", m => m.params.reuse_subtree)`.
+#[macro_export]
+macro_rules! check_option {
+    ($name:expr, $o:ident => $place:expr) => {
+        $crate::bind_option!(
+            |$o| $crate::usi_option::UsiOption::check($name, $place),
+            |$o, v| $place = v.bool()
+        )
+    };
+}
+
 /// The declarations of `table` with `state`'s current values as defaults.
 pub fn declare_all<T>(table: &[Binding<T>], state: &T) -> Vec<UsiOption> {
     table.iter().map(|b| (b.declare)(state)).collect()
@@ -350,7 +379,8 @@ pub fn set_bound<T>(
     value: &str,
 ) -> Result<(), OptionError> {
     let declared = declare_all(table, state);
-    let decl = find(&declared, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+    let at = position(&declared, name).ok_or_else(|| OptionError::Unknown(name.into()))?;
+    let decl = &declared[at];
     let text = decl.validate(value)?;
     let value = match decl.kind {
         // Validated: an integer within the range, `true` or `false`.
@@ -358,10 +388,6 @@ pub fn set_bound<T>(
         OptionKind::Check { .. } => Value::Bool(text == "true"),
         _ => Value::Text(&text),
     };
-    let at = declared
-        .iter()
-        .position(|d| d.name == decl.name)
-        .unwrap_or_default();
     (table[at].apply)(state, value)
 }
 

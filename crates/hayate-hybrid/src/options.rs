@@ -3,8 +3,8 @@
 //! DL side's.
 
 use crate::rule::{Rule, Side};
-use hayate_core::bind_option;
 use hayate_core::usi_option::{Binding, OptionError, UsiOption, declare_all, find, set_bound};
+use hayate_core::{bind_option, check_option, spin_option};
 
 /// The options of the hybrid itself.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -27,26 +27,11 @@ impl Default for Options {
 
 /// The hybrid's options, each bound to its field.
 const BOUND: &[Binding<Options>] = &[
-    bind_option!(
-        |o| UsiOption::check("Hybrid_MateRule", o.rule.mate),
-        |o, v| o.rule.mate = v.bool()
-    ),
-    bind_option!(
-        |o| UsiOption::spin("Hybrid_AbThreshold", o.rule.ab_threshold.into(), 0, 32000),
-        |o, v| o.rule.ab_threshold = v.int() as i32
-    ),
-    bind_option!(
-        |o| UsiOption::spin("Hybrid_VerifyMargin", o.rule.verify_margin.into(), 0, 32000),
-        |o, v| o.rule.verify_margin = v.int() as i32
-    ),
-    bind_option!(
-        |o| UsiOption::spin("Hybrid_VerifyDepth", o.rule.verify_depth.into(), 0, 64),
-        |o, v| o.rule.verify_depth = v.int() as u32
-    ),
-    bind_option!(
-        |o| UsiOption::spin("Hybrid_VerifyTime", o.rule.verify_ms as i64, 1, 10000),
-        |o, v| o.rule.verify_ms = v.int() as u64
-    ),
+    check_option!("Hybrid_MateRule", o => o.rule.mate),
+    spin_option!("Hybrid_AbThreshold", o => o.rule.ab_threshold, 0, 32000),
+    spin_option!("Hybrid_VerifyMargin", o => o.rule.verify_margin, 0, 32000),
+    spin_option!("Hybrid_VerifyDepth", o => o.rule.verify_depth, 0, 64),
+    spin_option!("Hybrid_VerifyTime", o => o.rule.verify_ms, 1, 10000),
     bind_option!(
         |o| UsiOption::combo("Hybrid_Info", o.info_main.tag(), &["ab", "dl"]),
         |o, v| o.info_main = if v.text() == "dl" {

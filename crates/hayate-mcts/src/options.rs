@@ -4,8 +4,8 @@
 
 use crate::player::MctsPlayer;
 use hayate_core::UsiOption;
-use hayate_core::bind_option;
 use hayate_core::usi_option::{Binding, OptionError, declare_all, set_bound};
+use hayate_core::{bind_option, check_option, spin_option};
 use hayate_infer::BackendKind;
 
 /// A spin option over a float field shown in 1/`scale` units (`C_init` 100 = 1.00).
@@ -45,10 +45,7 @@ const BOUND: &[Binding<MctsPlayer>] = &[
             Ok(())
         },
     },
-    bind_option!(
-        |m| UsiOption::spin("DNN_Batch_Size", m.params.batch_size as i64, 1, 256),
-        |m, v| m.params.batch_size = v.int() as usize
-    ),
+    spin_option!("DNN_Batch_Size", m => m.params.batch_size, 1, 256),
     bind_option!(
         |m| UsiOption::spin("DNN_Threads", m.dnn_threads as i64, 1, 256),
         |m, v| {
@@ -58,19 +55,8 @@ const BOUND: &[Binding<MctsPlayer>] = &[
             }
         }
     ),
-    bind_option!(
-        |m| UsiOption::spin("UCT_Threads", m.params.threads as i64, 1, 256),
-        |m, v| m.params.threads = v.int() as usize
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "UCT_NodeLimit",
-            m.params.node_limit as i64,
-            1000,
-            1_000_000_000
-        ),
-        |m, v| m.params.node_limit = v.int() as usize
-    ),
+    spin_option!("UCT_Threads", m => m.params.threads, 1, 256),
+    spin_option!("UCT_NodeLimit", m => m.params.node_limit, 1000, 1_000_000_000),
     bind_option!(
         |m| UsiOption::spin("NN_Cache_Entries", m.cache_entries as i64, 1, 1 << 28),
         |m, v| m.set_cache_entries(v.int() as usize)
@@ -108,58 +94,14 @@ const BOUND: &[Binding<MctsPlayer>] = &[
         |m, v| m.params.puct_root.c_base = v.int() as f32
     ),
     scaled_spin!("C_fpu_reduction_root", m => m.params.puct_root.fpu_reduction, 100.0, 0, 100),
-    bind_option!(
-        |m| UsiOption::check("Mate_Root_Search", m.params.root_mate),
-        |m, v| m.params.root_mate = v.bool()
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Mate_Root_Nodes",
-            m.params.root_mate_nodes as i64,
-            1000,
-            100_000_000
-        ),
-        |m, v| m.params.root_mate_nodes = v.int() as u64
-    ),
-    bind_option!(
-        |m| UsiOption::spin("DfPn_Hash", m.params.root_mate_hash_mb as i64, 1, 4096),
-        |m, v| m.params.root_mate_hash_mb = v.int() as usize
-    ),
-    bind_option!(
-        |m| UsiOption::spin("Mate_Leaf_Depth", m.params.leaf_mate_depth.into(), 0, 15),
-        |m, v| m.params.leaf_mate_depth = v.int() as u32
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "Mate_Leaf_Nodes",
-            m.params.leaf_mate_nodes as i64,
-            1,
-            10_000_000
-        ),
-        |m, v| m.params.leaf_mate_nodes = v.int() as u64
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "PV_Mate_Search_Threads",
-            m.params.pv_mate_threads as i64,
-            0,
-            256
-        ),
-        |m, v| m.params.pv_mate_threads = v.int() as usize
-    ),
-    bind_option!(
-        |m| UsiOption::spin(
-            "PV_Mate_Search_Nodes",
-            m.params.pv_mate_nodes as i64,
-            0,
-            10_000_000
-        ),
-        |m, v| m.params.pv_mate_nodes = v.int() as u64
-    ),
-    bind_option!(
-        |m| UsiOption::check("ReuseSubtree", m.params.reuse_subtree),
-        |m, v| m.params.reuse_subtree = v.bool()
-    ),
+    check_option!("Mate_Root_Search", m => m.params.root_mate),
+    spin_option!("Mate_Root_Nodes", m => m.params.root_mate_nodes, 1000, 100_000_000),
+    spin_option!("DfPn_Hash", m => m.params.root_mate_hash_mb, 1, 4096),
+    spin_option!("Mate_Leaf_Depth", m => m.params.leaf_mate_depth, 0, 15),
+    spin_option!("Mate_Leaf_Nodes", m => m.params.leaf_mate_nodes, 1, 10_000_000),
+    spin_option!("PV_Mate_Search_Threads", m => m.params.pv_mate_threads, 0, 256),
+    spin_option!("PV_Mate_Search_Nodes", m => m.params.pv_mate_nodes, 0, 10_000_000),
+    check_option!("ReuseSubtree", m => m.params.reuse_subtree),
     scaled_spin!("Root_Noise_Alpha", m => m.params.root_noise.alpha, 1000.0, 1, 100_000),
     scaled_spin!("Root_Noise_Epsilon", m => m.params.root_noise.epsilon, 1000.0, 0, 1000),
     bind_option!(
@@ -173,10 +115,7 @@ const BOUND: &[Binding<MctsPlayer>] = &[
     ),
     scaled_spin!("Draw_Value_Black", m => m.params.draw_value[0], 1000.0, 0, 1000),
     scaled_spin!("Draw_Value_White", m => m.params.draw_value[1], 1000.0, 0, 1000),
-    bind_option!(
-        |m| UsiOption::spin("Draw_Ply", m.params.draw_ply.into(), 0, 100000),
-        |m, v| m.params.draw_ply = v.int() as u32
-    ),
+    spin_option!("Draw_Ply", m => m.params.draw_ply, 0, 100000),
     bind_option!(
         |m| UsiOption::spin("Eval_Coef", m.eval_coef as i64, 1, 10000),
         |m, v| m.eval_coef = v.int() as f64
@@ -185,14 +124,8 @@ const BOUND: &[Binding<MctsPlayer>] = &[
         |m| UsiOption::spin("PV_Interval", m.pv_interval_ms as i64, 0, 100000),
         |m, v| m.set_pv_interval_ms(v.int() as u64)
     ),
-    bind_option!(
-        |m| UsiOption::spin("Byoyomi_Margin", m.time.byoyomi_margin_ms as i64, 0, 100000),
-        |m, v| m.time.byoyomi_margin_ms = v.int() as u64
-    ),
-    bind_option!(
-        |m| UsiOption::spin("Time_Margin", m.time.time_margin_ms as i64, 0, 100000),
-        |m, v| m.time.time_margin_ms = v.int() as u64
-    ),
+    spin_option!("Byoyomi_Margin", m => m.time.byoyomi_margin_ms, 0, 100000),
+    spin_option!("Time_Margin", m => m.time.time_margin_ms, 0, 100000),
     bind_option!(
         |m| UsiOption::spin("Random_Seed", m.random_seed as i64, 0, i64::MAX),
         |m, v| m.set_random_seed(v.int() as u64)

@@ -6,11 +6,11 @@ use crate::search::{Clock, RootMove, SearchConfig, Shared, Worker};
 use crate::tt::TranspositionTable;
 use crate::value::*;
 use crate::vote::{ThreadResult, best_thread};
-use hayate_core::bind_option;
 use hayate_core::player::{BestMove, GameOver, Info, Limits, Player, Signals};
 use hayate_core::timeman::{TimeOptions, plan};
 use hayate_core::usi_option::{Binding, OptionError, UsiOption, declare_all, find, set_bound};
 use hayate_core::{DeclarationRule, Move, Position};
+use hayate_core::spin_option;
 use hayate_eval::Evaluator;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -54,52 +54,20 @@ impl Default for Options {
 
 /// The options other than `Tune_*`, each bound to its field: name, range and field once.
 const BOUND: &[Binding<Options>] = &[
-    bind_option!(
-        |o| UsiOption::spin("USI_Hash", o.hash_mb as i64, 1, 65536),
-        |o, v| o.hash_mb = v.int() as usize
-    ),
-    bind_option!(
-        |o| UsiOption::spin("Threads", o.threads as i64, 1, 256),
-        |o, v| o.threads = v.int() as usize
-    ),
-    bind_option!(
-        |o| UsiOption::spin("MultiPV", o.multipv as i64, 1, 600),
-        |o, v| o.multipv = v.int() as usize
-    ),
+    spin_option!("USI_Hash", o => o.hash_mb, 1, 65536),
+    spin_option!("Threads", o => o.threads, 1, 256),
+    spin_option!("MultiPV", o => o.multipv, 1, 600),
     // Pondering follows `go ponder`: nothing to keep.
     Binding {
         declare: |_| UsiOption::check("USI_Ponder", true),
         apply: |_, _| Ok(()),
     },
-    bind_option!(
-        |o| UsiOption::spin("DrawValue", o.draw_value.into(), -30000, 30000),
-        |o, v| o.draw_value = v.int() as i32
-    ),
-    bind_option!(
-        |o| UsiOption::spin("MaxMovesToDraw", o.max_moves_to_draw.into(), 0, 100000),
-        |o, v| o.max_moves_to_draw = v.int() as u32
-    ),
-    bind_option!(
-        |o| UsiOption::spin("NetworkDelay", o.time.network_delay_ms as i64, 0, 10000),
-        |o, v| o.time.network_delay_ms = v.int() as u64
-    ),
-    bind_option!(
-        |o| UsiOption::spin(
-            "MinimumThinkingTime",
-            o.time.minimum_thinking_ms as i64,
-            0,
-            100000
-        ),
-        |o, v| o.time.minimum_thinking_ms = v.int() as u64
-    ),
-    bind_option!(
-        |o| UsiOption::spin("SlowMover", o.time.slow_mover as i64, 1, 1000),
-        |o, v| o.time.slow_mover = v.int() as u64
-    ),
-    bind_option!(
-        |o| UsiOption::spin("ResignValue", o.resign_value.into(), 0, 32000),
-        |o, v| o.resign_value = v.int() as i32
-    ),
+    spin_option!("DrawValue", o => o.draw_value, -30000, 30000),
+    spin_option!("MaxMovesToDraw", o => o.max_moves_to_draw, 0, 100000),
+    spin_option!("NetworkDelay", o => o.time.network_delay_ms, 0, 10000),
+    spin_option!("MinimumThinkingTime", o => o.time.minimum_thinking_ms, 0, 100000),
+    spin_option!("SlowMover", o => o.time.slow_mover, 1, 1000),
+    spin_option!("ResignValue", o => o.resign_value, 0, 32000),
 ];
 
 /// The USI name prefix of the hidden tuning options (declared in [`SearchParams::TABLE`]).
