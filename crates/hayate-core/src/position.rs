@@ -332,6 +332,27 @@ impl Position {
         r
     }
 
+    /// The pieces of both colours that attack `sq` given occupancy `occ` (Stockfish's
+    /// `attackers_to`): [`Position::attackers_to`] for Black and White in one pass, the slider
+    /// rays from `sq` computed once for both.
+    #[inline]
+    pub fn attackers_to_both(&self, sq: Square, occ: Bitboard) -> Bitboard {
+        let bt = &self.by_type;
+        let steps = |them: Color| {
+            (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
+                | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
+                | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
+                | (gold_attacks(them, sq) & self.golds)
+        };
+        (steps(Color::White) & self.by_color[Color::Black.index()])
+            | (steps(Color::Black) & self.by_color[Color::White.index()])
+            | (king_attacks(sq)
+                & (bt[PieceType::KING.index()]
+                    | bt[PieceType::HORSE.index()]
+                    | bt[PieceType::DRAGON.index()]))
+            | self.sliders_to(sq, occ)
+    }
+
     /// The sliders of both colours that attack `sq` given `occ`: [`Position::slider_attackers_to`]
     /// for Black and White in one pass (each colour's lances look their own way).
     #[inline]
@@ -348,7 +369,7 @@ impl Position {
         }
         for c in Color::ALL {
             let lances = bt[PieceType::LANCE.index()] & self.by_color[c.index()];
-            if lances.is_nonempty() {
+            if (pseudo_attacks(!c, PieceType::LANCE, sq) & lances).is_nonempty() {
                 r |= lance_attacks(!c, sq, occ) & lances;
             }
         }

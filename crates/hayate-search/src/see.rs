@@ -1,7 +1,8 @@
 //! Static exchange evaluation: the material balance of the capture sequence on one square,
 //! each side recapturing with its least valuable attacker and free to stop.
 
-use hayate_core::{Bitboard, Color, Move, Piece, PieceType, Position};
+use hayate_core::attacks::{bishop_attacks, lance_attacks, rook_attacks, rook_file_attacks};
+use hayate_core::{Bitboard, Color, Move, Piece, PieceType, Position, Square, line_through};
 use hayate_eval::material::PIECE_VALUE;
 
 /// What capturing a piece of type `pt` is worth: it leaves the board and joins the capturer's
@@ -31,6 +32,34 @@ const ORDER: [PieceType; 14] = [
     PieceType::DRAGON,
     PieceType::KING,
 ];
+
+/// Each piece type's place in [`ORDER`].
+const RANK: [u8; PieceType::NUM] = {
+    let mut r = [u8::MAX; PieceType::NUM];
+    let mut i = 0;
+    while i < ORDER.len() {
+        r[ORDER[i].index()] = i as u8;
+        i += 1;
+    }
+    r
+};
+
+/// The first piece of `set` in [`ORDER`] (the lowest square among pieces of that type): the
+/// pieces are few, so walking them beats a lookup per type.
+#[inline(always)]
+fn least_valuable(pos: &Position, set: Bitboard) -> Option<(Square, PieceType)> {
+    let mut best: Option<(Square, PieceType)> = None;
+    let mut best_rank = u8::MAX;
+    for sq in set {
+        let pt = pos.piece_on(sq).piece_type();
+        let rank = RANK[pt.index()];
+        if rank < best_rank {
+            best_rank = rank;
+            best = Some((sq, pt));
+        }
+    }
+    best
+}
 
 /// Whether the exchange started by `m` gains at least `threshold`: [`see_value`] compared,
 /// without the exchange when its first capture decides. The first capture (with a promotion's
@@ -79,30 +108,35 @@ pub fn see_value(pos: &Position, m: Move) -> i32 {
 }
 
 /// [`see_value`] given `m`'s [`first_capture`] (`see_ge` has it already).
+///
+/// The attackers of both colours are found once; a capture then removes its piece, and only
+/// when a slider not yet attacking stands on the line through the vacated square are the
+/// sliders looked up again (the x-rays). The set is at every step what
+/// [`Position::attackers_to`] would give for the remaining pieces.
 fn exchange(pos: &Position, m: Move, first: i32, moved: Piece) -> i32 {
     let to = m.to();
     let mut occ = pos.occupied() | Bitboard::from_square(to);
     if !m.is_drop() {
         occ ^= Bitboard::from_square(m.from());
     }
+    let mut side: Color = !pos.side_to_move();
+    let mut attackers = pos.attackers_to_both(to, occ) & occ;
+    if (attackers & pos.pieces(side)).is_empty() {
+        return first;
+    }
+    let sliders = pos.pieces_of_type(PieceType::LANCE)
+        | pos.pieces_of_type(PieceType::BISHOP)
+        | pos.pieces_of_type(PieceType::ROOK)
+        | pos.pieces_of_type(PieceType::HORSE)
+        | pos.pieces_of_type(PieceType::DRAGON);
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut on_square = capture_value(moved.piece_type());
-    let mut side: Color = !pos.side_to_move();
     let mut d = 0;
-    loop {
-        let attackers = pos.attackers_to(side, to, occ) & occ;
-        if attackers.is_empty() {
-            break;
-        }
-        let Some((sq, pt)) = ORDER
-            .iter()
-            .find_map(|&pt| (attackers & pos.pieces_of_type(pt)).lsb().map(|s| (s, pt)))
-        else {
-            break;
-        };
+    while let Some((sq, pt)) = least_valuable(pos, attackers & pos.pieces(side)) {
+        let sq_bb = Bitboard::from_square(sq);
         if pt == PieceType::KING {
-            let after = occ ^ Bitboard::from_square(sq);
+            let after = occ ^ sq_bb;
             if (pos.attackers_to(!side, to, after) & after).is_nonempty() {
                 break;
             }
@@ -113,7 +147,14 @@ fn exchange(pos: &Position, m: Move, first: i32, moved: Piece) -> i32 {
         }
         gain[d] = on_square - gain[d - 1];
         on_square = capture_value(pt);
-        occ ^= Bitboard::from_square(sq);
+        occ ^= sq_bb;
+        attackers ^= sq_bb;
+        if (line_through(to, sq) & sliders & occ)
+            .and_not(attackers)
+            .is_nonempty()
+        {
+            attackers |= x_rays(pos, to, sq, occ);
+        }
         side = !side;
     }
     while d > 0 {
@@ -123,9 +164,66 @@ fn exchange(pos: &Position, m: Move, first: i32, moved: Piece) -> i32 {
     gain[0]
 }
 
+/// The sliders that attack `to` given `occ` along the line through `vacated` (a square in line
+/// with `to`): the pieces a capture from `vacated` uncovers, with those already attacking.
+#[inline(always)]
+fn x_rays(pos: &Position, to: Square, vacated: Square, occ: Bitboard) -> Bitboard {
+    let of = |pt: PieceType| pos.pieces_of_type(pt);
+    let found = if vacated.file() == to.file() {
+        let lances = of(PieceType::LANCE);
+        (rook_file_attacks(to, occ) & (of(PieceType::ROOK) | of(PieceType::DRAGON)))
+            | (lance_attacks(Color::White, to, occ) & lances & pos.pieces(Color::Black))
+            | (lance_attacks(Color::Black, to, occ) & lances & pos.pieces(Color::White))
+    } else if vacated.rank() == to.rank() {
+        rook_attacks(to, occ) & (of(PieceType::ROOK) | of(PieceType::DRAGON))
+    } else {
+        bishop_attacks(to, occ) & (of(PieceType::BISHOP) | of(PieceType::HORSE))
+    };
+    found & occ
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The exchange the plain way, every attacker set looked up afresh:
+    /// [`exchange`]'s reference.
+    fn reference_exchange(pos: &Position, m: Move) -> i32 {
+        let (first, moved) = first_capture(pos, m);
+        let to = m.to();
+        let mut occ = pos.occupied() | Bitboard::from_square(to);
+        if !m.is_drop() {
+            occ ^= Bitboard::from_square(m.from());
+        }
+        let mut gain = vec![first];
+        let mut on_square = capture_value(moved.piece_type());
+        let mut side: Color = !pos.side_to_move();
+        loop {
+            let attackers = pos.attackers_to(side, to, occ) & occ;
+            let Some((sq, pt)) = ORDER
+                .iter()
+                .find_map(|&pt| (attackers & pos.pieces_of_type(pt)).lsb().map(|s| (s, pt)))
+            else {
+                break;
+            };
+            if pt == PieceType::KING {
+                let after = occ ^ Bitboard::from_square(sq);
+                if (pos.attackers_to(!side, to, after) & after).is_nonempty() {
+                    break;
+                }
+            }
+            gain.push(on_square - gain[gain.len() - 1]);
+            on_square = capture_value(pt);
+            occ ^= Bitboard::from_square(sq);
+            side = !side;
+        }
+        while gain.len() > 1 {
+            let last = gain.pop().unwrap_or_default();
+            let prev = gain.len() - 1;
+            gain[prev] = -(-gain[prev]).max(last);
+        }
+        gain[0]
+    }
 
     /// `see_ge` is `see_value` compared, on every legal move of the positions of random games
     /// and thresholds around the value and at the shortcuts' bounds.
@@ -148,6 +246,7 @@ mod tests {
                 }
                 for &m in moves.iter() {
                     let v = see_value(&pos, m);
+                    assert_eq!(v, reference_exchange(&pos, m), "{} {m:?}", pos.to_sfen());
                     let (first, moved) = first_capture(&pos, m);
                     for t in [v - 1, v, v + 1, 0, -32, -120, -500, first, first + 1]
                         .into_iter()
