@@ -251,17 +251,29 @@ impl Position {
     /// The pieces of colour `c` attacking `sq`, given occupancy `occ`.
     #[inline]
     pub fn attackers_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
-        let them = !c;
+        let attackers = self.step_attackers(!c, sq) | self.king_steps_to(sq);
+        (attackers & self.by_color[c.index()]) | self.slider_attackers_to(c, sq, occ)
+    }
+
+    /// The pawns, knights, silvers and gold-movers of either colour that would attack `sq` if
+    /// they were not `them`'s (the steps of `them`'s pieces seen from `sq`).
+    #[inline(always)]
+    fn step_attackers(&self, them: Color, sq: Square) -> Bitboard {
         let bt = &self.by_type;
-        let attackers = (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
+        (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
             | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
             | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
             | (gold_attacks(them, sq) & self.golds)
-            | (king_attacks(sq)
-                & (bt[PieceType::KING.index()]
-                    | bt[PieceType::HORSE.index()]
-                    | bt[PieceType::DRAGON.index()]));
-        (attackers & self.by_color[c.index()]) | self.slider_attackers_to(c, sq, occ)
+    }
+
+    /// Kings, horses and dragons of either colour one step from `sq`.
+    #[inline(always)]
+    fn king_steps_to(&self, sq: Square) -> Bitboard {
+        let bt = &self.by_type;
+        king_attacks(sq)
+            & (bt[PieceType::KING.index()]
+                | bt[PieceType::HORSE.index()]
+                | bt[PieceType::DRAGON.index()])
     }
 
     /// Whether any piece of colour `c` attacks `sq` given occupancy `occ`.
@@ -269,17 +281,8 @@ impl Position {
     pub fn is_attacked_by(&self, c: Color, sq: Square, occ: Bitboard) -> bool {
         // Cheap step attackers first, sliders only when those fail (king-move legality calls
         // this up to eight times per position).
-        let them = !c;
-        let bt = &self.by_type;
         let mine = self.by_color[c.index()];
-        let steps = (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
-            | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
-            | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
-            | (gold_attacks(them, sq) & self.golds)
-            | (king_attacks(sq)
-                & (bt[PieceType::KING.index()]
-                    | bt[PieceType::HORSE.index()]
-                    | bt[PieceType::DRAGON.index()]));
+        let steps = self.step_attackers(!c, sq) | self.king_steps_to(sq);
         if (steps & mine).is_nonempty() {
             return true;
         }
@@ -337,19 +340,9 @@ impl Position {
     /// rays from `sq` computed once for both.
     #[inline]
     pub fn attackers_to_both(&self, sq: Square, occ: Bitboard) -> Bitboard {
-        let bt = &self.by_type;
-        let steps = |them: Color| {
-            (pawn_attacks(them, sq) & bt[PieceType::PAWN.index()])
-                | (knight_attacks(them, sq) & bt[PieceType::KNIGHT.index()])
-                | (silver_attacks(them, sq) & bt[PieceType::SILVER.index()])
-                | (gold_attacks(them, sq) & self.golds)
-        };
-        (steps(Color::White) & self.by_color[Color::Black.index()])
-            | (steps(Color::Black) & self.by_color[Color::White.index()])
-            | (king_attacks(sq)
-                & (bt[PieceType::KING.index()]
-                    | bt[PieceType::HORSE.index()]
-                    | bt[PieceType::DRAGON.index()]))
+        (self.step_attackers(Color::White, sq) & self.by_color[Color::Black.index()])
+            | (self.step_attackers(Color::Black, sq) & self.by_color[Color::White.index()])
+            | self.king_steps_to(sq)
             | self.sliders_to(sq, occ)
     }
 
