@@ -112,10 +112,7 @@ impl Move {
     /// The moved piece before promotion (or the dropped piece).
     #[inline(always)]
     pub const fn moved_piece(self) -> Piece {
-        match Piece::from_u8(((self.0 >> 16) & 31) as u8) {
-            Some(p) => p,
-            None => Piece::EMPTY,
-        }
+        Piece::from_code((self.0 >> 16) as u8)
     }
 
     /// The piece that stands on `to` after the move.
@@ -128,10 +125,7 @@ impl Move {
     /// The captured piece, EMPTY when the move captures nothing.
     #[inline(always)]
     pub const fn captured(self) -> Piece {
-        match Piece::from_u8(((self.0 >> 21) & 31) as u8) {
-            Some(p) => p,
-            None => Piece::EMPTY,
-        }
+        Piece::from_code((self.0 >> 21) as u8)
     }
 
     /// Whether the move captures.

@@ -215,6 +215,13 @@ impl Piece {
         }
     }
 
+    /// The piece with code `v` (0..32), unchecked: for codes that a [`crate::Move`] carries,
+    /// which its constructors took from real pieces.
+    #[inline(always)]
+    pub(crate) const fn from_code(v: u8) -> Piece {
+        Piece(v & 31)
+    }
+
     /// The code 0..32.
     #[inline(always)]
     pub const fn index(self) -> usize {

@@ -8,6 +8,39 @@ use crate::{
     Bitboard, Color, Hand, Move, Piece, PieceType, Square, attacks, line_through, zobrist,
 };
 
+/// One colour's attacks on the squares next to a centre square (see
+/// [`Position::attackers_next_to`]).
+#[derive(Clone, Copy, Debug)]
+pub struct NextTo {
+    centre: Square,
+    /// The squares next to the centre that are attacked with the centre square emptied.
+    pub covered: Bitboard,
+    reach: [Bitboard; 8],
+}
+
+impl NextTo {
+    /// The pieces that attack `t`, a square next to the centre (as [`Position::attackers_to`]
+    /// on the same occupancy); empty for any other square.
+    #[inline(always)]
+    pub fn attackers(&self, t: Square) -> Bitboard {
+        if king_attacks(self.centre).contains(t) {
+            self.reach[Self::slot(self.centre, t)]
+        } else {
+            Bitboard::EMPTY
+        }
+    }
+
+    /// The slot 0..8 of `t`, next to `centre`: its index difference (±1, ±8, ±9, ±10 on the
+    /// file-major board) mapped to 0..8.
+    #[inline(always)]
+    fn slot(centre: Square, t: Square) -> usize {
+        const SLOT: [u8; 21] = [
+            0, 1, 2, 8, 8, 8, 8, 8, 8, 3, 8, 4, 8, 8, 8, 8, 8, 8, 5, 6, 7,
+        ];
+        usize::from(SLOT[t.index() + 10 - centre.index()])
+    }
+}
+
 /// What `do_move` records so that `undo_move` and the rules can look back.
 #[derive(Clone, Copy, Debug)]
 pub struct StateInfo {
@@ -289,12 +322,13 @@ impl Position {
         self.slider_attackers_to(c, sq, occ).is_nonempty()
     }
 
-    /// The squares next to `sq` (a king's steps) that `c` attacks given `occ`: the squares
-    /// [`Position::is_attacked_by`] says yes to, in one pass over the pieces that can reach
-    /// them (stepping pieces within two squares, knights within four, every slider) instead
-    /// of a test per square. A mate search asks this of the squares around the enemy king.
+    /// `c`'s attacks on the squares next to `sq` (a king's steps), in one pass over the pieces
+    /// that can reach them (stepping pieces within two squares, knights within four, every
+    /// slider) instead of a query per square. A mate search asks this of the squares around
+    /// the enemy king: [`NextTo::covered`] are the squares that king could not step to,
+    /// [`NextTo::attackers`] the pieces that could move to each.
     #[inline]
-    pub fn attacked_next_to(&self, c: Color, sq: Square, occ: Bitboard) -> Bitboard {
+    pub fn attackers_next_to(&self, c: Color, sq: Square, occ: Bitboard) -> NextTo {
         let bt = &self.by_type;
         let mine = self.by_color[c.index()];
         let sliders = (bt[PieceType::LANCE.index()]
@@ -305,11 +339,27 @@ impl Position {
             & mine;
         let near = (mine & Bitboard(WITHIN_2[sq.index()]))
             | (bt[PieceType::KNIGHT.index()] & mine & Bitboard(WITHIN_4[sq.index()]));
-        let mut att = Bitboard::EMPTY;
+        let ring = king_attacks(sq);
+        let mut next = NextTo {
+            centre: sq,
+            covered: Bitboard::EMPTY,
+            reach: [Bitboard::EMPTY; 8],
+        };
         for s in near | sliders {
-            att |= attacks(c, self.piece_on(s).piece_type(), s, occ);
+            let pt = self.piece_on(s).piece_type();
+            let a = attacks(c, pt, s, occ);
+            let hit = a & ring;
+            // A slider that reaches `sq` also covers the square behind it.
+            next.covered |= if a.contains(sq) && sliders.contains(s) {
+                attacks(c, pt, s, occ.and_not(Bitboard::from_square(sq))) & ring
+            } else {
+                hit
+            };
+            for t in hit {
+                next.reach[NextTo::slot(sq, t)] |= Bitboard::from_square(s);
+            }
         }
-        att & king_attacks(sq)
+        next
     }
 
     /// `c`'s sliders (lance, bishop, rook, horse, dragon) that attack `sq` given `occ`.

@@ -137,22 +137,30 @@ fn sliders_to_is_both_colours_slider_attackers() {
     assert!(checked > 10_000, "squares with slider attackers: {checked}");
 }
 
-/// `attacked_next_to` is `is_attacked_by` asked of each square next to the given one, for
-/// both colours on every square.
+/// `attackers_next_to` is `is_attacked_by` (with the centre emptied) and `attackers_to` asked
+/// of each square next to the given one, for both colours on every square.
 #[test]
-fn attacked_next_to_is_is_attacked_by_around_a_square() {
+fn attackers_next_to_is_attackers_to_around_a_square() {
     let mut attacked = 0u32;
     walk_with_occupancies(91, |pos, occ| {
         for sq in Square::all() {
+            let open = occ.and_not(Bitboard::from_square(sq));
             for c in [Color::Black, Color::White] {
+                let next = pos.attackers_next_to(c, sq, occ);
                 let mut want = Bitboard::EMPTY;
                 for s in hayate_core::attacks::king_attacks(sq) {
-                    if pos.is_attacked_by(c, s, occ) {
+                    if pos.is_attacked_by(c, s, open) {
                         want.set(s);
                     }
+                    assert_eq!(
+                        next.attackers(s),
+                        pos.attackers_to(c, s, occ),
+                        "{} {c:?} {sq} {s}",
+                        pos.to_sfen()
+                    );
                 }
-                let got = pos.attacked_next_to(c, sq, occ);
-                assert_eq!(got, want, "{} {c:?} {sq}", pos.to_sfen());
+                assert_eq!(next.covered, want, "{} {c:?} {sq}", pos.to_sfen());
+                assert_eq!(next.attackers(sq), Bitboard::EMPTY);
                 attacked += want.count();
             }
         }

@@ -4,8 +4,8 @@
 use crate::futile::{Defence, is_mated};
 use hayate_core::attacks::{king_attacks, knight_attacks, pseudo_attacks};
 use hayate_core::{
-    Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
-    drop_check_squares, generate_board_checks, generate_checks, promotion_zone,
+    Bitboard, Move, MoveList, NextTo, Piece, PieceType, Position, Square, attacks, between,
+    dead_ranks, drop_check_squares, generate_board_checks, generate_checks, promotion_zone,
 };
 
 /// A move of the side to move that checkmates at once, if there is one.
@@ -41,17 +41,18 @@ pub fn mate_in_1_near(pos: &Position) -> Option<Move> {
     if pos.in_check() {
         return mate_in_1(pos);
     }
-    let (free, covered) = free_and_covered(pos, ksq);
+    let next = pos.attackers_next_to(pos.side_to_move(), ksq, pos.occupied());
+    let free = free_of(pos, ksq, &next);
     if let Some(m) = mating_drop(pos, ksq, free) {
         return Some(m);
     }
-    near_board_mate(pos, ksq, free, covered)
+    near_board_mate(pos, ksq, free, &next)
 }
 
 /// The board moves of [`mate_in_1_near`]: for each square next to the king, or a knight's
-/// check square, the pieces of ours that reach it. `covered`: the squares next to the king that
-/// we attack (through the king), the only ones a board move can land on next to it.
-fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, covered: Bitboard) -> Option<Move> {
+/// check square, the pieces of ours that reach it. `next`: our attacks next to the king; only
+/// the squares we cover can a board move land on there.
+fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, next: &NextTo) -> Option<Move> {
     let us = pos.side_to_move();
     let them = !us;
     let occ = pos.occupied();
@@ -83,8 +84,8 @@ fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, covered: Bitboar
                     && mates(pos, m, ksq)
             })
     };
-    for to in (king_attacks(ksq) & covered).and_not(ours) {
-        let reach = pos.attackers_to(us, to, occ);
+    for to in (king_attacks(ksq) & next.covered).and_not(ours) {
+        let reach = next.attackers(to);
         for from in reach.and_not(king_bb) {
             // Unguarded next to the king, the piece is taken by the king.
             let guarded = (reach ^ Bitboard::from_square(from)).is_nonempty()
@@ -171,19 +172,19 @@ fn is_pawn_drop(m: Move) -> bool {
 /// The squares next to the defender king (on `ksq`) that it could step to now: empty or held by
 /// the attacker, and attacked by no attacker piece.
 fn free_squares(pos: &Position, ksq: Square) -> Bitboard {
-    free_and_covered(pos, ksq).0
+    free_of(
+        pos,
+        ksq,
+        &pos.attackers_next_to(pos.side_to_move(), ksq, pos.occupied()),
+    )
 }
 
-/// [`free_squares`], and the squares next to the king that the attacker covers (looking through
-/// the king), computed once.
-fn free_and_covered(pos: &Position, ksq: Square) -> (Bitboard, Bitboard) {
-    let us = pos.side_to_move();
-    let occ = pos.occupied() ^ Bitboard::from_square(ksq);
-    let covered = pos.attacked_next_to(us, ksq, occ);
-    (
-        king_attacks(ksq).and_not(pos.pieces(!us)).and_not(covered),
-        covered,
-    )
+/// [`free_squares`] given the attacker's attacks next to the king.
+#[inline(always)]
+fn free_of(pos: &Position, ksq: Square, next: &NextTo) -> Bitboard {
+    king_attacks(ksq)
+        .and_not(pos.pieces(!pos.side_to_move()))
+        .and_not(next.covered)
 }
 
 /// A cheap refutation: after `m` some square of `free` is surely still free. A move can only

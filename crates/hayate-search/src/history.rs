@@ -55,6 +55,27 @@ fn gravity(e: &mut i16, bonus: i32) {
     *e = (v + b - v * b.abs() / HISTORY_MAX) as i16;
 }
 
+/// The quiet-move scores of one node (see [`History::quiet_scorer`]).
+pub struct QuietScorer<'a> {
+    main: &'a [i16; FROM * 81],
+    cont: [&'a [i16; PIECE_TO]; 5],
+}
+
+impl QuietScorer<'_> {
+    /// Butterfly twice plus the five continuations of quiet move `m`.
+    #[inline(always)]
+    pub fn score(&self, m: Move) -> i32 {
+        let pt = piece_to(m);
+        let [a, b, c, d, e] = self.cont;
+        2 * i32::from(self.main[from_index(m) * 81 + m.to().index()])
+            + i32::from(a[pt])
+            + i32::from(b[pt])
+            + i32::from(c[pt])
+            + i32::from(d[pt])
+            + i32::from(e[pt])
+    }
+}
+
 /// The ordering statistics of one search thread, kept across searches of a game.
 pub struct History {
     /// [colour][from or dropped type][to].
@@ -115,7 +136,24 @@ impl History {
     /// moves 1, 2, 3, 4 and 6 plies back (`conts`).
     #[inline(always)]
     pub fn quiet_score(&self, c: Color, m: Move, conts: &Conts) -> i32 {
-        2 * self.get(c, m) + conts.iter().map(|&k| self.cont(k, m)).sum::<i32>()
+        self.quiet_scorer(c, conts).score(m)
+    }
+
+    /// [`History::quiet_score`] for many moves of one node: the side's butterfly rows and the
+    /// node's continuation blocks looked up once.
+    #[inline(always)]
+    pub fn quiet_scorer(&self, c: Color, conts: &Conts) -> QuietScorer<'_> {
+        let block = |k: ContKey| -> &[i16; PIECE_TO] {
+            self.cont[k * PIECE_TO..(k + 1) * PIECE_TO]
+                .try_into()
+                .expect("a continuation block is PIECE_TO long")
+        };
+        QuietScorer {
+            main: self.main[c.index() * FROM * 81..(c.index() + 1) * FROM * 81]
+                .try_into()
+                .expect("a colour's butterfly table is FROM * 81 long"),
+            cont: conts.map(block),
+        }
     }
 
     /// The capture-history score of capture `m`.
