@@ -248,6 +248,13 @@ impl EffectCounts {
         }
     }
 
+    /// The squares that colour `c` attacks (count ≥ 1).
+    #[inline(always)]
+    pub fn attacked(&self, c: Color) -> Bitboard {
+        let [a, b, d, e] = self.planes[c.index()];
+        Bitboard(a | b | d | e)
+    }
+
     /// The count of colour `c` on square index `sq`.
     pub fn count(&self, c: Color, sq: usize) -> u32 {
         let planes = &self.planes[c.index()];
@@ -267,10 +274,12 @@ mod tests {
         for _ in 0..600 {
             let e = CappedEffects::compute(&pos);
             assert_eq!(e, CappedEffects::compute_per_piece(&pos));
+            let exact = EffectCounts::compute(&pos);
             for sq in Square::all() {
                 for c in Color::ALL {
                     let want = pos.attack_count(c, sq).min(2) as usize;
                     assert_eq!(e.count(c, sq.index()), want, "{} {sq}", pos.to_sfen());
+                    assert_eq!(exact.attacked(c).contains(sq), want > 0);
                 }
             }
             let moves = pos.legal_moves();

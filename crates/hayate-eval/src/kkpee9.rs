@@ -6,7 +6,7 @@ use crate::Evaluator;
 use crate::effect::{CappedEffects, EffectCounts};
 use crate::kkpee9_table::{self, KING_PAIR_BLOCK, ROW};
 use crate::material::{material_black, material_delta};
-use hayate_core::{Color, Move, Piece, PieceType, Position, Square};
+use hayate_core::{Bitboard, Color, Move, Piece, PieceType, Position, Square};
 use std::sync::Arc;
 
 /// When the effect counts (and the table sum) are brought up to date.
@@ -295,6 +295,14 @@ impl Evaluator for Kkpee9 {
             None => self.root_frame(pos),
         };
         stack.frames.push(top);
+    }
+
+    #[inline]
+    fn attacked(&self, stack: &mut Kkpee9Stack, pos: &Position, c: Color) -> Option<Bitboard> {
+        if self.update != EffectUpdate::Incremental {
+            return None;
+        }
+        self.ready_top(stack, pos).map(|f| f.counts.attacked(c))
     }
 
     #[inline]

@@ -15,7 +15,7 @@ pub use material::Material;
 pub use nnue::{AnyNnue, Nnue, NnueError, NnueOf, NnueStack};
 pub use simd::Isa;
 
-use hayate_core::{Move, Position};
+use hayate_core::{Bitboard, Color, Move, Position};
 
 /// A static evaluation with optional incremental state.
 ///
@@ -45,6 +45,13 @@ pub trait Evaluator: Send + Sync + 'static {
     /// does nothing.
     #[inline]
     fn prepare(&self, _stack: &mut Self::Stack, _pos: &Position) {}
+    /// The squares that colour `c` attacks in `pos` (the position of the top frame), for an
+    /// evaluator that keeps effect counts anyway (KKPEE9); `None` from the others (the
+    /// default). May bring the top frame up to date, as [`Evaluator::evaluate`] would.
+    #[inline]
+    fn attacked(&self, _stack: &mut Self::Stack, _pos: &Position, _c: Color) -> Option<Bitboard> {
+        None
+    }
 
     /// One-off evaluation without a search (builds a stack each call: for tools and tests).
     fn evaluate_once(&self, pos: &Position) -> i32 {

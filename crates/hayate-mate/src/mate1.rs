@@ -2,10 +2,11 @@
 //! as it would be after the move, without making the move (no state push, no heap).
 
 use crate::futile::{Defence, is_mated};
+use crate::ring;
 use hayate_core::attacks::{king_attacks, knight_attacks, pseudo_attacks};
 use hayate_core::{
-    Bitboard, Move, MoveList, NextTo, Piece, PieceType, Position, Square, attacks, between,
-    dead_ranks, drop_check_squares, generate_board_checks, generate_checks, promotion_zone,
+    Bitboard, Move, MoveList, Piece, PieceType, Position, Square, attacks, between, dead_ranks,
+    drop_check_squares, generate_board_checks, generate_checks, promotion_zone,
 };
 
 /// A move of the side to move that checkmates at once, if there is one.
@@ -14,7 +15,10 @@ use hayate_core::{
 /// `None` when the side to move has no enemy king to mate.
 pub fn mate_in_1(pos: &Position) -> Option<Move> {
     let ksq = pos.king_square(!pos.side_to_move())?;
-    let free = free_squares(pos, ksq);
+    let covered = pos
+        .attackers_next_to(pos.side_to_move(), ksq, pos.occupied())
+        .covered;
+    let free = free_of(pos, ksq, covered);
     let mut list = MoveList::new();
     if pos.in_check() {
         generate_checks(pos, &mut list);
@@ -23,7 +27,7 @@ pub fn mate_in_1(pos: &Position) -> Option<Move> {
         });
     }
     // The drops come first, as `generate_checks` lists them: the same first mate.
-    if let Some(m) = mating_drop(pos, ksq, free) {
+    if let Some(m) = mating_drop(pos, ksq, free, covered) {
         return Some(m);
     }
     generate_board_checks(pos, &mut list, |m| !keeps_a_free_square(pos, m, ksq, free));
@@ -42,17 +46,49 @@ pub fn mate_in_1_near(pos: &Position) -> Option<Move> {
         return mate_in_1(pos);
     }
     let next = pos.attackers_next_to(pos.side_to_move(), ksq, pos.occupied());
-    let free = free_of(pos, ksq, &next);
-    if let Some(m) = mating_drop(pos, ksq, free) {
+    near_mate(pos, ksq, next.covered, |to| next.attackers(to))
+}
+
+/// [`mate_in_1_near`] given `attacked`, the squares the side to move attacks (as a search
+/// whose evaluator keeps effect counts has them at hand): the same answer, without the pass
+/// that finds which squares next to the king are covered.
+pub fn mate_in_1_near_attacked(pos: &Position, attacked: Bitboard) -> Option<Move> {
+    let ksq = pos.king_square(!pos.side_to_move())?;
+    if pos.in_check() {
+        return mate_in_1(pos);
+    }
+    let (us, occ) = (pos.side_to_move(), pos.occupied());
+    near_mate(pos, ksq, attacked & king_attacks(ksq), |to| {
+        pos.attackers_to(us, to, occ)
+    })
+}
+
+/// The drops, then the board moves, of [`mate_in_1_near`]; `covered`: the squares next to the
+/// king that we attack, `reach(to)`: our pieces that attack `to` (a square next to the king).
+#[inline(always)]
+fn near_mate(
+    pos: &Position,
+    ksq: Square,
+    covered: Bitboard,
+    reach: impl Fn(Square) -> Bitboard,
+) -> Option<Move> {
+    let free = free_of(pos, ksq, covered);
+    if let Some(m) = mating_drop(pos, ksq, free, covered) {
         return Some(m);
     }
-    near_board_mate(pos, ksq, free, &next)
+    near_board_mate(pos, ksq, free, covered, reach)
 }
 
 /// The board moves of [`mate_in_1_near`]: for each square next to the king, or a knight's
-/// check square, the pieces of ours that reach it. `next`: our attacks next to the king; only
-/// the squares we cover can a board move land on there.
-fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, next: &NextTo) -> Option<Move> {
+/// check square, the pieces of ours that reach it (`reach`). Next to the king only the squares
+/// we cover (`covered`) can a board move land on.
+fn near_board_mate(
+    pos: &Position,
+    ksq: Square,
+    free: Bitboard,
+    covered: Bitboard,
+    reach: impl Fn(Square) -> Bitboard,
+) -> Option<Move> {
     let us = pos.side_to_move();
     let them = !us;
     let occ = pos.occupied();
@@ -84,9 +120,25 @@ fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, next: &NextTo) -
                     && mates(pos, m, ksq)
             })
     };
-    for to in (king_attacks(ksq) & next.covered).and_not(ours) {
-        let reach = next.attackers(to);
+    let free8 = ring::ring8(ksq, free);
+    for to in (king_attacks(ksq) & covered).and_not(ours) {
+        let reach = reach(to);
+        let slot = ring::slot(ksq, to);
         for from in reach.and_not(king_bb) {
+            // The free squares that the piece cannot cover from `to` (promoted or not) must
+            // each be opened to a slider of ours by its leaving `from`.
+            let pt = pos.piece_on(from).piece_type();
+            let mut need =
+                free8 & !(ring::cover(us, pt, slot) | ring::cover(us, pt.promoted(), slot));
+            let mut opened = true;
+            while need != 0 && opened {
+                let s = ring::slot_square(ksq, need.trailing_zeros());
+                need &= need - 1;
+                opened = hayate_core::line_through(s, from).is_nonempty();
+            }
+            if !opened {
+                continue;
+            }
             // Unguarded next to the king, the piece is taken by the king.
             let guarded = (reach ^ Bitboard::from_square(from)).is_nonempty()
                 || pos
@@ -115,28 +167,46 @@ fn near_board_mate(pos: &Position, ksq: Square, free: Bitboard, next: &NextTo) -
 /// of a [`keeps_a_free_square`] test per checking drop. A defender holding a piece that drops
 /// anywhere answers every distant check by interposing, so sliders then only try the squares
 /// next to the king ([`mates`] would refuse the others). Pawn drops never mate.
-fn mating_drop(pos: &Position, ksq: Square, free: Bitboard) -> Option<Move> {
+///
+/// A piece type is skipped at once when no drop of it can cover the free squares: next to the
+/// king only from a guarded empty square whose [`ring`] coverage holds them all, from afar only
+/// a knight (which covers none of them) or a slider (two of them at most, on its line).
+fn mating_drop(pos: &Position, ksq: Square, free: Bitboard, covered: Bitboard) -> Option<Move> {
     let us = pos.side_to_move();
     let them = !us;
     let hand = pos.hand(us);
-    if hand.is_empty() {
+    if !hand.has_except_pawn() {
         return None;
     }
+    let free8 = ring::ring8(ksq, free);
+    let guarded_empty8 = ring::ring8(ksq, covered.and_not(pos.occupied()));
+    let n_free = free.count();
     let occ_nk = pos.occupied().and_not(Bitboard::from_square(ksq));
     let their_hand = pos.hand(them);
-    let interposes = [
+    let interposes = their_hand.has(PieceType::SILVER)
+        || their_hand.has(PieceType::GOLD)
+        || their_hand.has(PieceType::BISHOP)
+        || their_hand.has(PieceType::ROOK);
+    // `PieceType::HAND_TYPES` without the pawn, in its order.
+    for pt in [
+        PieceType::LANCE,
+        PieceType::KNIGHT,
         PieceType::SILVER,
-        PieceType::GOLD,
         PieceType::BISHOP,
         PieceType::ROOK,
-    ]
-    .into_iter()
-    .any(|pt| their_hand.has(pt));
-    for pt in PieceType::HAND_TYPES {
-        if pt == PieceType::PAWN || !hand.has(pt) {
+        PieceType::GOLD,
+    ] {
+        if !hand.has(pt) {
             continue;
         }
         let slider = matches!(pt, PieceType::LANCE | PieceType::BISHOP | PieceType::ROOK);
+        let from_afar = match pt {
+            PieceType::KNIGHT => n_free == 0,
+            _ => slider && !interposes && n_free <= 2,
+        };
+        if !from_afar && ring::mating_slots(us, pt, free8) & guarded_empty8 == 0 {
+            continue;
+        }
         let mut tos = if interposes && slider {
             // Next to the king a slider checks as it would on an empty board.
             (pseudo_attacks(them, pt, ksq) & king_attacks(ksq))
@@ -172,19 +242,18 @@ fn is_pawn_drop(m: Move) -> bool {
 /// The squares next to the defender king (on `ksq`) that it could step to now: empty or held by
 /// the attacker, and attacked by no attacker piece.
 fn free_squares(pos: &Position, ksq: Square) -> Bitboard {
-    free_of(
-        pos,
-        ksq,
-        &pos.attackers_next_to(pos.side_to_move(), ksq, pos.occupied()),
-    )
+    let covered = pos
+        .attackers_next_to(pos.side_to_move(), ksq, pos.occupied())
+        .covered;
+    free_of(pos, ksq, covered)
 }
 
-/// [`free_squares`] given the attacker's attacks next to the king.
+/// [`free_squares`] given the squares next to the king that the attacker covers.
 #[inline(always)]
-fn free_of(pos: &Position, ksq: Square, next: &NextTo) -> Bitboard {
+fn free_of(pos: &Position, ksq: Square, covered: Bitboard) -> Bitboard {
     king_attacks(ksq)
         .and_not(pos.pieces(!pos.side_to_move()))
-        .and_not(next.covered)
+        .and_not(covered)
 }
 
 /// A cheap refutation: after `m` some square of `free` is surely still free. A move can only
@@ -295,29 +364,7 @@ pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
         return false;
     }
 
-    // King steps (capturing the checker included).
-    let occ_nk = occ ^ ksq_bb;
-    for s in king_attacks(ksq).and_not(theirs) {
-        let by_others = pos
-            .attackers_to(us, s, occ_nk)
-            .and_not(from_bb)
-            .is_nonempty();
-        let by_moved = s != to && attacks(us, moved, to, occ_nk).contains(s);
-        if !by_others && !by_moved {
-            return false;
-        }
-    }
-    if n_checkers > 1 {
-        return true;
-    }
-    let checker = if direct {
-        to
-    } else {
-        match discovered.lsb() {
-            Some(s) => s,
-            None => return false,
-        }
-    };
+    let checker = if direct { Some(to) } else { discovered.lsb() };
     let moved_is_slider = matches!(
         moved,
         PieceType::LANCE
@@ -340,12 +387,36 @@ pub(crate) fn mates(pos: &Position, m: Move, ksq: Square) -> bool {
         to != dest && moved_is_slider && attacks(us, moved, to, occ2).contains(ksq)
     };
 
-    // Capture of the checker by a piece other than the king.
-    for d in pos.attackers_to(them, checker, occ) & theirs.and_not(ksq_bb) {
-        if !exposes(d, checker) {
+    // Capture of a lone checker by a piece other than the king: the usual answer, so asked
+    // before the king's steps (any answer refutes the mate; the order only saves work).
+    if n_checkers == 1
+        && let Some(c) = checker
+    {
+        for d in pos.attackers_to(them, c, occ) & theirs.and_not(ksq_bb) {
+            if !exposes(d, c) {
+                return false;
+            }
+        }
+    }
+
+    // King steps (capturing the checker included).
+    let occ_nk = occ ^ ksq_bb;
+    for s in king_attacks(ksq).and_not(theirs) {
+        let by_others = pos
+            .attackers_to(us, s, occ_nk)
+            .and_not(from_bb)
+            .is_nonempty();
+        let by_moved = s != to && attacks(us, moved, to, occ_nk).contains(s);
+        if !by_others && !by_moved {
             return false;
         }
     }
+    if n_checkers > 1 {
+        return true;
+    }
+    let Some(checker) = checker else {
+        return false;
+    };
 
     // Interposition, by a move or a drop, on the squares between a distant slider and the king.
     let gap = between(ksq, checker);
@@ -479,6 +550,16 @@ mod tests {
     /// The near probe returns only legal mates, and finds one whenever a near check mates.
     fn check_near_answer(pos: &mut Position) {
         let got = mate_in_1_near(pos);
+        let us = pos.side_to_move();
+        let attacked = Square::all()
+            .filter(|&s| pos.is_attacked_by(us, s, pos.occupied()))
+            .fold(Bitboard::EMPTY, |b, s| b | Bitboard::from_square(s));
+        assert_eq!(
+            mate_in_1_near_attacked(pos, attacked),
+            got,
+            "{}",
+            pos.to_sfen()
+        );
         if let Some(m) = got {
             assert!(pos.is_legal(m), "{} {m}", pos.to_sfen());
             pos.do_move(m);

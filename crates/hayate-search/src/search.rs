@@ -259,13 +259,18 @@ impl<'a, E: Evaluator> Worker<'a, E> {
         v
     }
 
-    /// The mate-in-1 probe: near checks only with `mate1_near`, else every check.
+    /// The mate-in-1 probe: near checks only with `mate1_near`, else every check. The near
+    /// probe takes our attacked squares from the evaluator when it keeps them (KKPEE9's
+    /// effect counts, needed for this node's evaluation anyway).
     #[inline]
-    fn mate_in_1(&self) -> Option<Move> {
-        if self.cfg.params.mate1_near != 0 {
-            hayate_mate::mate_in_1_near(&self.pos)
-        } else {
-            hayate_mate::mate_in_1(&self.pos)
+    fn mate_in_1(&mut self) -> Option<Move> {
+        if self.cfg.params.mate1_near == 0 {
+            return hayate_mate::mate_in_1(&self.pos);
+        }
+        let us = self.pos.side_to_move();
+        match self.eval.attacked(&mut self.est, &self.pos, us) {
+            Some(attacked) => hayate_mate::mate_in_1_near_attacked(&self.pos, attacked),
+            None => hayate_mate::mate_in_1_near(&self.pos),
         }
     }
 
