@@ -402,6 +402,13 @@ impl MovePicker {
         Some(r)
     }
 
+    /// Whether the move just handed out came from the good captures, which passed
+    /// `see_ge(pos, m, 0)`: `see_ge` with any threshold ≤ 0 holds for it too.
+    #[inline(always)]
+    pub fn see_passed(&self) -> bool {
+        self.stage == Stage::GoodCaptures
+    }
+
     /// The next move with its ordering score. With `skip_quiets` the quiet stages are passed
     /// over (the caller prunes them anyway); captures and evasions still come.
     pub fn next_move(

@@ -1022,7 +1022,10 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                     {
                         continue;
                     }
-                    if depth < p.see_noisy_max_depth && !see_ge(&self.pos, m, -p.see_noisy * depth)
+                    let threshold = -p.see_noisy * depth;
+                    if depth < p.see_noisy_max_depth
+                        && !(threshold <= 0 && picker.see_passed())
+                        && !see_ge(&self.pos, m, threshold)
                     {
                         continue;
                     }
