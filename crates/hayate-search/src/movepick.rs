@@ -390,8 +390,16 @@ impl MovePicker {
             if self.cur < first + SELECT_FIRST {
                 self.swap(self.cur, b);
             } else {
-                self.list.as_mut_slice()[self.cur..=b].rotate_right(1);
-                self.scores[self.cur..=b].rotate_right(1);
+                // The best move to the front, the ones it passed shift up by one (a
+                // rotation, written out: the library's is slow for a few elements).
+                let moves = self.list.as_mut_slice();
+                let (m, s) = (moves[b], self.scores[b]);
+                for i in (self.cur..b).rev() {
+                    moves[i + 1] = moves[i];
+                    self.scores[i + 1] = self.scores[i];
+                }
+                moves[self.cur] = m;
+                self.scores[self.cur] = s;
             }
         }
         let r = (self.list[self.cur], self.scores[self.cur]);
