@@ -392,16 +392,21 @@ impl Position {
         let pinned = self.pinned(us);
         let ksq = self.king_square(us);
         let mut pieces = self.by_color[us.index()] & !self.by_type[PieceType::KING.index()];
-        if MODE == NOISY {
-            // A pawn has a capture or a promotion only if the square in front of it (one index
-            // lower for Black, higher for White; never off the file, as no pawn stands on its
-            // last rank) is a target holding an enemy or lying in the zone: the others are
-            // passed over without a look.
+        if MODE != ALL {
+            // A pawn moves only to the square in front of it (one index lower for Black,
+            // higher for White; never off the file, as no pawn stands on its last rank). It
+            // has a capture or a promotion only if that square is a target holding an enemy or
+            // lying in the zone, a quiet move only if it is a target off its dead rank: the
+            // others are passed over without a look.
             let pawns = self.by_type[PieceType::PAWN.index()] & self.by_color[us.index()];
-            let fronts = (target & (self.by_color[(!us).index()] | promotion_zone(us))).0;
+            let fronts = if MODE == NOISY {
+                target & (self.by_color[(!us).index()] | promotion_zone(us))
+            } else {
+                target.and_not(dead_ranks(us, PieceType::PAWN))
+            };
             let busy = match us {
-                Color::Black => fronts << 1,
-                Color::White => fronts >> 1,
+                Color::Black => fronts.0 << 1,
+                Color::White => fronts.0 >> 1,
             };
             pieces = pieces.and_not(pawns.and_not(Bitboard(busy)));
         }
