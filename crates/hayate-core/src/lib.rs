@@ -32,7 +32,7 @@ pub use movegen::{Stage, dead_ranks, promotion_zone};
 pub use moves::{Move, Move16, MoveList};
 pub use perft::{perft, perft_divide};
 pub use piece::{Piece, PieceType};
-pub use position::{NextTo, Position, StateInfo};
+pub use position::{NextTo, Position, StateInfo, next_to_slot};
 pub use rules::{DeclarationRule, GameRepetition, Repetition};
 pub use sfen::SfenError;
 pub use square::Square;

@@ -8,6 +8,16 @@ use crate::{
     Bitboard, Color, Hand, Move, Piece, PieceType, Square, attacks, line_through, zobrist,
 };
 
+/// The slot 0..8 of `t`, a square next to `centre`, in file-major index order: its index
+/// difference (±1, ±8, ±9, ±10 on the file-major board) mapped to 0..8.
+#[inline(always)]
+pub fn next_to_slot(centre: Square, t: Square) -> usize {
+    const SLOT: [u8; 21] = [
+        0, 1, 2, 8, 8, 8, 8, 8, 8, 3, 8, 4, 8, 8, 8, 8, 8, 8, 5, 6, 7,
+    ];
+    usize::from(SLOT[t.index() + 10 - centre.index()])
+}
+
 /// One colour's attacks on the squares next to a centre square (see
 /// [`Position::attackers_next_to`]).
 #[derive(Clone, Copy, Debug)]
@@ -24,20 +34,10 @@ impl NextTo {
     #[inline(always)]
     pub fn attackers(&self, t: Square) -> Bitboard {
         if king_attacks(self.centre).contains(t) {
-            self.reach[Self::slot(self.centre, t)]
+            self.reach[next_to_slot(self.centre, t)]
         } else {
             Bitboard::EMPTY
         }
-    }
-
-    /// The slot 0..8 of `t`, next to `centre`: its index difference (±1, ±8, ±9, ±10 on the
-    /// file-major board) mapped to 0..8.
-    #[inline(always)]
-    fn slot(centre: Square, t: Square) -> usize {
-        const SLOT: [u8; 21] = [
-            0, 1, 2, 8, 8, 8, 8, 8, 8, 3, 8, 4, 8, 8, 8, 8, 8, 8, 5, 6, 7,
-        ];
-        usize::from(SLOT[t.index() + 10 - centre.index()])
     }
 }
 
@@ -356,7 +356,7 @@ impl Position {
                 hit
             };
             for t in hit {
-                next.reach[NextTo::slot(sq, t)] |= Bitboard::from_square(s);
+                next.reach[next_to_slot(sq, t)] |= Bitboard::from_square(s);
             }
         }
         next

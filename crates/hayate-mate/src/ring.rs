@@ -38,10 +38,10 @@ pub(crate) fn slot_square(ksq: Square, i: u32) -> Square {
     Square::new((ksq.index() as i32 + df * 9 + dr) as u8)
 }
 
-/// The slot of `sq`, a square next to `ksq`.
+/// The slot of `sq`, a square next to `ksq` (the core's numbering, as [`hayate_core::NextTo`]).
 #[inline(always)]
 pub(crate) fn slot(ksq: Square, sq: Square) -> usize {
-    ring8(ksq, Bitboard::from_square(sq)).trailing_zeros() as usize
+    hayate_core::next_to_slot(ksq, sq)
 }
 
 /// Whether a piece of colour `c` and type `pt` on `from` attacks `to` on an empty board
@@ -72,10 +72,19 @@ const fn reaches(c: Color, pt: PieceType, from: (i32, i32), to: (i32, i32)) -> b
     }
 }
 
-/// `[c][pt][slot]`: the slots a piece covers from `slot` when it gives check there (0 when it
-/// does not check from there).
-const fn cover_table() -> [[[u8; 8]; 16]; 2] {
-    let mut t = [[[0u8; 8]; 16]; 2];
+/// The ring tables of every colour and piece type: `checks[c][pt]`, the slots from which the
+/// piece gives check, and `cover[c][pt][slot]`, the slots it covers from a checking slot (0
+/// from the others).
+struct Tables {
+    checks: [[u8; 16]; 2],
+    cover: [[[u8; 8]; 16]; 2],
+}
+
+const fn tables() -> Tables {
+    let mut t = Tables {
+        checks: [[0u8; 16]; 2],
+        cover: [[[0u8; 8]; 16]; 2],
+    };
     let mut ci = 0;
     while ci < 2 {
         let c = if ci == 0 { Color::Black } else { Color::White };
@@ -88,10 +97,11 @@ const fn cover_table() -> [[[u8; 8]; 16]; 2] {
             let mut s = 0;
             while s < 8 {
                 if reaches(c, pt, OFFSET[s], (0, 0)) {
+                    t.checks[ci][p] |= 1 << s;
                     let mut q = 0;
                     while q < 8 {
                         if q != s && reaches(c, pt, OFFSET[s], OFFSET[q]) {
-                            t[ci][p][s] |= 1 << q;
+                            t.cover[ci][p][s] |= 1 << q;
                         }
                         q += 1;
                     }
@@ -105,35 +115,9 @@ const fn cover_table() -> [[[u8; 8]; 16]; 2] {
     t
 }
 
-const COVER: [[[u8; 8]; 16]; 2] = cover_table();
-
-/// `[c][pt][slot]`: whether a piece gives check from `slot`.
-const fn check_table() -> [[u8; 16]; 2] {
-    let mut t = [[0u8; 16]; 2];
-    let mut ci = 0;
-    while ci < 2 {
-        let c = if ci == 0 { Color::Black } else { Color::White };
-        let mut p = 1;
-        while p <= 14 {
-            let pt = match PieceType::from_u8(p as u8) {
-                Some(pt) => pt,
-                None => PieceType::NONE,
-            };
-            let mut s = 0;
-            while s < 8 {
-                if reaches(c, pt, OFFSET[s], (0, 0)) {
-                    t[ci][p] |= 1 << s;
-                }
-                s += 1;
-            }
-            p += 1;
-        }
-        ci += 1;
-    }
-    t
-}
-
-const CHECKS: [[u8; 16]; 2] = check_table();
+const TABLES: Tables = tables();
+const COVER: [[[u8; 8]; 16]; 2] = TABLES.cover;
+const CHECKS: [[u8; 16]; 2] = TABLES.checks;
 
 /// `[c][pt][free]`: [`mating_slots`] for every set of free slots.
 const fn mating_table() -> [[[u8; 256]; 16]; 2] {
