@@ -74,7 +74,56 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
     if first - capture_value(moved.piece_type()) >= threshold {
         return true;
     }
-    exchange(pos, m, first, moved) >= threshold
+    exchange_ge(pos, m, first - threshold, moved)
+}
+
+/// Whether the exchange started by `m` keeps the mover at or above the threshold, given
+/// `margin` = `first` less the threshold (≥ 0: the first capture alone passes) and a first
+/// recapture that fails it. The exchange walks the same recaptures as [`exchange`] but stops
+/// as soon as the side to capture can no longer change the answer: `swap` is how far that side
+/// stands from turning it, and `passes` the answer should it stop here.
+fn exchange_ge(pos: &Position, m: Move, margin: i32, moved: Piece) -> bool {
+    let to = m.to();
+    let mut occ = pos.occupied() | Bitboard::from_square(to);
+    if !m.is_drop() {
+        occ ^= Bitboard::from_square(m.from());
+    }
+    let mut attackers = pos.attackers_to_both(to, occ) & occ;
+    let sliders = pos.pieces_of_type(PieceType::LANCE)
+        | pos.pieces_of_type(PieceType::BISHOP)
+        | pos.pieces_of_type(PieceType::ROOK)
+        | pos.pieces_of_type(PieceType::HORSE)
+        | pos.pieces_of_type(PieceType::DRAGON);
+    let mut swap = capture_value(moved.piece_type()) - margin;
+    let mut side = pos.side_to_move();
+    let mut passes = true;
+    loop {
+        side = !side;
+        let Some((sq, pt)) = least_valuable(pos, attackers & pos.pieces(side)) else {
+            break;
+        };
+        let sq_bb = Bitboard::from_square(sq);
+        if pt == PieceType::KING {
+            let after = occ ^ sq_bb;
+            if (pos.attackers_to(!side, to, after) & after).is_nonempty() {
+                break;
+            }
+        }
+        passes = !passes;
+        swap = capture_value(pt) - swap;
+        if swap < i32::from(passes) {
+            break;
+        }
+        occ ^= sq_bb;
+        attackers ^= sq_bb;
+        if (line_through(to, sq) & sliders & occ)
+            .and_not(attackers)
+            .is_nonempty()
+        {
+            attackers |= x_rays(pos, to, sq, occ);
+        }
+    }
+    passes
 }
 
 /// What `m` gains before any recapture (the captured piece, a promotion's gain), and the
@@ -107,7 +156,7 @@ pub fn see_value(pos: &Position, m: Move) -> i32 {
     exchange(pos, m, first, moved)
 }
 
-/// [`see_value`] given `m`'s [`first_capture`] (`see_ge` has it already).
+/// [`see_value`] given `m`'s [`first_capture`].
 ///
 /// The attackers of both colours are found once; a capture then removes its piece, and only
 /// when a slider not yet attacking stands on the line through the vacated square are the
