@@ -150,6 +150,10 @@ search_params! {
     /// Quiescence in check: quiet evasions tried once an evasion holds (100: all of them;
     /// SEE-losing evasions are skipped either way).
     qs_quiet_evasions: 2, 0, 100;
+    /// Quiescence out of check: past this many moves only recaptures on the square the last
+    /// move went to and checks are tried (YaneuraOu's and Stockfish's move-count pruning;
+    /// 0: off).
+    qs_move_count: 2, 0, 64;
 }
 
 impl SearchParams {

@@ -1289,6 +1289,14 @@ impl<'a, E: Evaluator> Worker<'a, E> {
                 continue;
             }
             if !in_check {
+                // Past the first few, only recaptures and checks.
+                if p.qs_move_count != 0
+                    && move_count > p.qs_move_count as usize
+                    && (ply == 0 || m.to() != self.frames[ply - 1].current.to())
+                    && !self.pos.gives_check(m)
+                {
+                    continue;
+                }
                 // Delta pruning: even winning the piece outright would not reach alpha.
                 if m.is_capture()
                     && !m.is_promotion()
