@@ -1,4 +1,4 @@
-//! Every HalfKP shape Hayate evaluates, against the reference engine: a random net of each shape
+//! Every NNUE shape Hayate evaluates, against the reference engine: a random net of each shape
 //! (regenerated from its seed), its evaluations equal to the values YaneuraOu gave for the same
 //! file (`fixtures/nnue_sizes.txt`, which says how they were recorded), on every instruction
 //! set; the incremental stack equal to a refresh along random games; the layers' padding
@@ -21,17 +21,6 @@ struct Case {
     sfen: String,
 }
 
-fn parse_shape(s: &str) -> Shape {
-    let (half, rest) = s.split_once("x2-").expect("HALFx2-H1-H2");
-    let (h1, h2) = rest.split_once('-').expect("HALFx2-H1-H2");
-    Shape {
-        features: FeatureSet::HalfKp,
-        half: half.parse().expect("half"),
-        h1: h1.parse().expect("h1"),
-        h2: h2.parse().expect("h2"),
-    }
-}
-
 fn cases() -> Vec<Case> {
     include_str!("fixtures/nnue_sizes.txt")
         .lines()
@@ -40,7 +29,7 @@ fn cases() -> Vec<Case> {
             let mut f = l.splitn(4, ' ');
             let mut next = || f.next().expect("4 fields");
             Case {
-                shape: parse_shape(next()),
+                shape: Shape::from_name(next()).expect("[FEATURES_]HALFx2-H1-H2"),
                 seed: next().parse().expect("seed"),
                 value: next().parse().expect("value"),
                 sfen: next().to_string(),
@@ -57,14 +46,9 @@ fn net(shape: &Shape, seed: u64) -> AnyNnue {
     net
 }
 
-/// The fixture's values for `shape` on every instruction set, then random games.
-fn check(half: usize, h1: usize, h2: usize) {
-    let shape = Shape {
-        features: FeatureSet::HalfKp,
-        half,
-        h1,
-        h2,
-    };
+/// The fixture's values for `name`'s shape on every instruction set, then random games.
+fn check(name: &str) {
+    let shape = Shape::from_name(name).expect("a shape");
     let cases: Vec<Case> = cases().into_iter().filter(|c| c.shape == shape).collect();
     assert!(
         cases.len() >= 10,
@@ -131,56 +115,83 @@ fn incremental_equals_refresh<E: Evaluator>(e: &E, seed: u64) {
 }
 
 #[test]
-fn the_fixture_covers_every_known_size() {
+fn the_fixture_covers_every_supported_shape() {
     let cases = cases();
-    for (half, h1, h2) in KNOWN_SIZES {
-        let n = cases
-            .iter()
-            .filter(|c| (c.shape.half, c.shape.h1, c.shape.h2) == (half, h1, h2))
-            .count();
-        assert!(n >= 10, "{half}x2-{h1}-{h2}: {n} lines");
+    for shape in AnyNnue::SHAPES {
+        let n = cases.iter().filter(|c| c.shape == *shape).count();
+        assert!(n >= 10, "{}: {n} lines", shape.name());
     }
-    assert_eq!(AnyNnue::SIZES, &KNOWN_SIZES[..]);
+    let halfkp: Vec<(usize, usize, usize)> = AnyNnue::SHAPES
+        .iter()
+        .filter(|s| s.features == FeatureSet::HalfKp)
+        .map(|s| (s.half, s.h1, s.h2))
+        .collect();
+    assert_eq!(halfkp, KNOWN_SIZES);
 }
 
 #[test]
 fn halfkp_256x2_32_32_matches_yaneuraou() {
-    check(256, 32, 32);
+    check("256x2-32-32");
 }
 
 #[test]
 fn halfkp_512x2_8_64_matches_yaneuraou() {
-    check(512, 8, 64);
+    check("512x2-8-64");
 }
 
 #[test]
 fn halfkp_512x2_8_96_matches_yaneuraou() {
-    check(512, 8, 96);
+    check("512x2-8-96");
 }
 
 #[test]
 fn halfkp_512x2_16_32_matches_yaneuraou() {
-    check(512, 16, 32);
+    check("512x2-16-32");
 }
 
 #[test]
 fn halfkp_768x2_16_64_matches_yaneuraou() {
-    check(768, 16, 64);
+    check("768x2-16-64");
 }
 
 #[test]
 fn halfkp_1024x2_8_32_matches_yaneuraou() {
-    check(1024, 8, 32);
+    check("1024x2-8-32");
 }
 
 #[test]
 fn halfkp_1024x2_8_64_matches_yaneuraou() {
-    check(1024, 8, 64);
+    check("1024x2-8-64");
 }
 
 #[test]
 fn halfkp_1536x2_16_64_matches_yaneuraou() {
-    check(1536, 16, 64);
+    check("1536x2-16-64");
+}
+
+#[test]
+fn halfkp_vm_256x2_32_32_matches_yaneuraou() {
+    check("HalfKP_vm_256x2-32-32");
+}
+
+#[test]
+fn halfka1_256x2_32_32_matches_yaneuraou() {
+    check("HalfKA1_256x2-32-32");
+}
+
+#[test]
+fn halfka_hm1_256x2_32_32_matches_yaneuraou() {
+    check("HalfKA_hm1_256x2-32-32");
+}
+
+#[test]
+fn halfka2_256x2_32_32_matches_yaneuraou() {
+    check("HalfKA2_256x2-32-32");
+}
+
+#[test]
+fn halfka_hm2_256x2_32_32_matches_yaneuraou() {
+    check("HalfKA_hm2_256x2-32-32");
 }
 
 /// The file pads short weight rows to 32 inputs; the padding is never read (YaneuraOu's

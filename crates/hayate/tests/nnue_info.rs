@@ -1,6 +1,6 @@
 //! `hayate nnue info FILE`: the architecture of a file read from its header and length, for
-//! nets Hayate evaluates (256x2-32-32, and 1024x2-8-64 whose text says 256) and for one it does
-//! not (a sparse file: only the header is read).
+//! nets Hayate evaluates (256x2-32-32, 1024x2-8-64 whose text says 256, HalfKP_vm) and for one
+//! it does not (HalfKA_hm2 1024x2-8-64; sparse files: only the header is read).
 
 use hayate_eval::nnue::shape::{FeatureSet, Shape};
 use std::io::Write;
@@ -63,6 +63,17 @@ fn info_names_the_architecture_and_whether_hayate_evaluates_it() {
     let out = info(vm, &vm.text(), "vm.bin");
     assert!(
         out.contains("architecture HalfKP_vm 256x2-32-32\n"),
+        "{out}"
+    );
+    assert!(out.contains("evaluated by hayate yes"), "{out}");
+
+    let hm2 = Shape {
+        features: FeatureSet::HalfKaHm2,
+        ..big
+    };
+    let out = info(hm2, &hm2.text(), "hm2.bin");
+    assert!(
+        out.contains("architecture HalfKA_hm2 1024x2-8-64\n"),
         "{out}"
     );
     assert!(out.contains("evaluated by hayate no"), "{out}");

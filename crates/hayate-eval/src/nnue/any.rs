@@ -4,7 +4,8 @@
 
 use super::NnueOf;
 use super::error::{NnueError, NnueFault};
-use super::network::{NetworkOf, halfkp_shape, read_header};
+use super::features::{self, Features};
+use super::network::{NetworkOf, classic_shape, read_header};
 use super::shape::Shape;
 use crate::Evaluator;
 use crate::simd::Isa;
@@ -13,27 +14,33 @@ use std::path::{Path, PathBuf};
 
 /// Declares [`AnyNnue`] with one variant per supported shape, and its loader.
 macro_rules! any_nnue {
-    ($($variant:ident = ($half:literal, $h1:literal, $h2:literal)),+ $(,)?) => {
-        /// An NNUE evaluation of one of the HalfKP shapes public nets use
-        /// ([`super::shape::KNOWN_SIZES`]). Cloning shares the parameters.
+    ($($variant:ident = ($feat:ident, $half:literal, $h1:literal, $h2:literal)),+ $(,)?) => {
+        /// An NNUE evaluation of one of the classic shapes public nets use (HalfKP of every
+        /// size in [`super::shape::KNOWN_SIZES`], the other feature sets at 256x2-32-32).
+        /// Cloning shares the parameters.
         #[derive(Clone, Debug)]
         pub enum AnyNnue {
             $(
-                #[doc = concat!("HalfKP ", $half, "x2-", $h1, "-", $h2, ".")]
-                $variant(NnueOf<$half, $h1, $h2>),
+                #[doc = concat!(stringify!($feat), " ", $half, "x2-", $h1, "-", $h2, ".")]
+                $variant(NnueOf<$half, $h1, $h2, features::$feat>),
             )+
         }
 
         impl AnyNnue {
-            /// Every supported shape's `(half, h1, h2)`, in the order of the variants.
-            pub const SIZES: &[(usize, usize, usize)] = &[$(($half, $h1, $h2)),+];
+            /// Every supported shape, in the order of the variants.
+            pub const SHAPES: &[Shape] = &[$(Shape {
+                features: <features::$feat as Features>::SET,
+                half: $half,
+                h1: $h1,
+                h2: $h2,
+            }),+];
 
             /// Parses `nn.bin` bytes of any supported shape.
             fn parse(bytes: &[u8]) -> Result<AnyNnue, NnueFault> {
-                let shape = halfkp_shape(&read_header(bytes)?, bytes.len())?;
-                match (shape.half, shape.h1, shape.h2) {
+                let shape = classic_shape(&read_header(bytes)?, bytes.len())?;
+                match (shape.features, shape.half, shape.h1, shape.h2) {
                     $(
-                        ($half, $h1, $h2) => NetworkOf::<$half, $h1, $h2>::from_bytes(bytes)
+                        (f, $half, $h1, $h2) if f == <features::$feat as Features>::SET => NetworkOf::<$half, $h1, $h2, features::$feat>::from_bytes(bytes)
                             .map(|n| AnyNnue::$variant(NnueOf::from_network(n))),
                     )+
                     _ => Err(NnueFault::UnsupportedArchitecture {
@@ -47,14 +54,19 @@ macro_rules! any_nnue {
 }
 
 any_nnue! {
-    Halfkp256x32x32 = (256, 32, 32),
-    Halfkp512x8x64 = (512, 8, 64),
-    Halfkp512x8x96 = (512, 8, 96),
-    Halfkp512x16x32 = (512, 16, 32),
-    Halfkp768x16x64 = (768, 16, 64),
-    Halfkp1024x8x32 = (1024, 8, 32),
-    Halfkp1024x8x64 = (1024, 8, 64),
-    Halfkp1536x16x64 = (1536, 16, 64),
+    Halfkp256x32x32 = (HalfKp, 256, 32, 32),
+    Halfkp512x8x64 = (HalfKp, 512, 8, 64),
+    Halfkp512x8x96 = (HalfKp, 512, 8, 96),
+    Halfkp512x16x32 = (HalfKp, 512, 16, 32),
+    Halfkp768x16x64 = (HalfKp, 768, 16, 64),
+    Halfkp1024x8x32 = (HalfKp, 1024, 8, 32),
+    Halfkp1024x8x64 = (HalfKp, 1024, 8, 64),
+    Halfkp1536x16x64 = (HalfKp, 1536, 16, 64),
+    HalfkpVm256x32x32 = (HalfKpVm, 256, 32, 32),
+    Halfka1x256x32x32 = (HalfKa1, 256, 32, 32),
+    HalfkaHm1x256x32x32 = (HalfKaHm1, 256, 32, 32),
+    Halfka2x256x32x32 = (HalfKa2, 256, 32, 32),
+    HalfkaHm2x256x32x32 = (HalfKaHm2, 256, 32, 32),
 }
 
 /// Runs `$body` with `$n` bound to the shape-specific evaluator ([`NnueOf`]) inside an
@@ -80,6 +92,11 @@ macro_rules! with_nnue {
             $crate::nnue::AnyNnue::Halfkp1024x8x32($n) => $body,
             $crate::nnue::AnyNnue::Halfkp1024x8x64($n) => $body,
             $crate::nnue::AnyNnue::Halfkp1536x16x64($n) => $body,
+            $crate::nnue::AnyNnue::HalfkpVm256x32x32($n) => $body,
+            $crate::nnue::AnyNnue::Halfka1x256x32x32($n) => $body,
+            $crate::nnue::AnyNnue::HalfkaHm1x256x32x32($n) => $body,
+            $crate::nnue::AnyNnue::Halfka2x256x32x32($n) => $body,
+            $crate::nnue::AnyNnue::HalfkaHm2x256x32x32($n) => $body,
         }
     };
 }
@@ -108,10 +125,10 @@ impl AnyNnue {
 
     /// The net's shape.
     pub fn shape(&self) -> Shape {
-        fn of<const HALF: usize, const H1: usize, const H2: usize>(
-            _: &NnueOf<HALF, H1, H2>,
+        fn of<const HALF: usize, const H1: usize, const H2: usize, F: Features>(
+            _: &NnueOf<HALF, H1, H2, F>,
         ) -> Shape {
-            NetworkOf::<HALF, H1, H2>::SHAPE
+            NetworkOf::<HALF, H1, H2, F>::SHAPE
         }
         crate::with_nnue!(self, n => of(n))
     }
@@ -132,6 +149,11 @@ impl AnyNnue {
             AnyNnue::Halfkp1024x8x32(n) => n.with_isa(isa).map(AnyNnue::Halfkp1024x8x32),
             AnyNnue::Halfkp1024x8x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp1024x8x64),
             AnyNnue::Halfkp1536x16x64(n) => n.with_isa(isa).map(AnyNnue::Halfkp1536x16x64),
+            AnyNnue::HalfkpVm256x32x32(n) => n.with_isa(isa).map(AnyNnue::HalfkpVm256x32x32),
+            AnyNnue::Halfka1x256x32x32(n) => n.with_isa(isa).map(AnyNnue::Halfka1x256x32x32),
+            AnyNnue::HalfkaHm1x256x32x32(n) => n.with_isa(isa).map(AnyNnue::HalfkaHm1x256x32x32),
+            AnyNnue::Halfka2x256x32x32(n) => n.with_isa(isa).map(AnyNnue::Halfka2x256x32x32),
+            AnyNnue::HalfkaHm2x256x32x32(n) => n.with_isa(isa).map(AnyNnue::HalfkaHm2x256x32x32),
         }
     }
 

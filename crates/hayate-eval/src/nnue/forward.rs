@@ -1,6 +1,7 @@
 //! From the two accumulator halves to the output: clipped ReLU, `2·HALF → H1 → H2 → 1`.
 
 use super::arch::{FV_SCALE, VALUE_MAX_EVAL, WEIGHT_SCALE_BITS};
+use super::features::Features;
 use super::network::NetworkOf;
 use crate::simd::{Isa, scalar};
 
@@ -29,8 +30,8 @@ fn affine_vnni<const OUT: usize>(input: &[u8], w: &[i8], bias: &[i32; OUT]) -> [
 
 /// The raw network output for the side to move's half `stm` and the opponent's half `opp`.
 #[inline]
-pub fn raw_output<const HALF: usize, const H1: usize, const H2: usize>(
-    net: &NetworkOf<HALF, H1, H2>,
+pub fn raw_output<const HALF: usize, const H1: usize, const H2: usize, F: Features>(
+    net: &NetworkOf<HALF, H1, H2, F>,
     isa: Isa,
     stm: &[i16; HALF],
     opp: &[i16; HALF],

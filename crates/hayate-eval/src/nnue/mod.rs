@@ -23,7 +23,7 @@ pub use random_net::{RandomNetParams, random_net_bytes, random_net_bytes_of};
 use crate::Evaluator;
 use crate::material::material_black;
 use crate::simd::{Isa, scalar};
-use features::FeatureDelta;
+use features::{FeatureDelta, Features, HalfKp};
 use hayate_core::{Color, Move, PieceType, Position};
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -31,15 +31,17 @@ use std::sync::Arc;
 /// The NNUE evaluation of HalfKP `HALF`x2-`H1`-`H2`. Cloning is cheap: the parameters (64 MB
 /// and more) are shared behind an [`Arc`].
 #[derive(Debug)]
-pub struct NnueOf<const HALF: usize, const H1: usize, const H2: usize> {
-    net: Arc<NetworkOf<HALF, H1, H2>>,
+pub struct NnueOf<const HALF: usize, const H1: usize, const H2: usize, F: Features = HalfKp> {
+    net: Arc<NetworkOf<HALF, H1, H2, F>>,
     isa: Isa,
 }
 
 /// The NNUE evaluation of HalfKP 256x2-32-32, the net most public files hold.
 pub type Nnue = NnueOf<256, 32, 32>;
 
-impl<const HALF: usize, const H1: usize, const H2: usize> Clone for NnueOf<HALF, H1, H2> {
+impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> Clone
+    for NnueOf<HALF, H1, H2, F>
+{
     fn clone(&self) -> Self {
         NnueOf {
             net: Arc::clone(&self.net),
@@ -119,7 +121,7 @@ impl<const HALF: usize> NnueStack<HALF> {
     }
 }
 
-impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
+impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HALF, H1, H2, F> {
     /// Loads an `nn.bin` file, using the best instruction set of this CPU.
     ///
     /// # Errors
@@ -144,7 +146,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
     }
 
     /// Wraps parsed parameters, using the best instruction set of this CPU.
-    pub fn from_network(net: NetworkOf<HALF, H1, H2>) -> Self {
+    pub fn from_network(net: NetworkOf<HALF, H1, H2, F>) -> Self {
         NnueOf {
             net: Arc::new(net),
             isa: Isa::detect(),
@@ -165,7 +167,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
     }
 
     /// The parameters.
-    pub fn network(&self) -> &NetworkOf<HALF, H1, H2> {
+    pub fn network(&self) -> &NetworkOf<HALF, H1, H2, F> {
         &self.net
     }
 
@@ -186,7 +188,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
 
     /// Recomputes perspective `p`'s half from the active features. Returns false without kings.
     fn refresh_half(&self, acc: &mut Accumulator<HALF>, pos: &Position, p: Color) -> bool {
-        match features::active(pos, p) {
+        match features::active_of::<F>(pos, p) {
             Some(list) => {
                 let bias = self.net.ft_bias;
                 self.update(&mut acc.halves[p.index()], &bias, &[], list.as_slice());
@@ -228,7 +230,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NnueOf<HALF, H1, H2> {
             if king_moved && p == mover {
                 f.computed[i] = self.refresh_half(&mut f.acc, pos, p);
             } else if let Some(k) = kings[i] {
-                let d = features::delta(pos, m, p, k);
+                let d = features::delta_of::<F>(pos, m, p, k);
                 for &row in d.removed.as_slice().iter().chain(d.added.as_slice()) {
                     crate::simd::prefetch_row::<HALF>(&self.net.ft_weight, row);
                 }
@@ -320,7 +322,9 @@ fn material_stm(pos: &Position) -> i32 {
     }
 }
 
-impl<const HALF: usize, const H1: usize, const H2: usize> Evaluator for NnueOf<HALF, H1, H2> {
+impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> Evaluator
+    for NnueOf<HALF, H1, H2, F>
+{
     type Stack = NnueStack<HALF>;
 
     fn name(&self) -> &'static str {

@@ -1,8 +1,10 @@
 //! The parameters of a HalfKP `HALF`x2-`H1`-`H2` net, parsed from `nn.bin` bytes.
 
-use super::arch::{INPUTS, VERSION};
+use super::arch::VERSION;
 use super::error::NnueFault;
-use super::shape::{FeatureSet, Header, Identified, Shape, identify};
+use super::features::{Features, HalfKp};
+use super::shape::{Header, Identified, Shape, identify};
+use std::marker::PhantomData;
 
 /// The parameters of HalfKP `HALF`x2-`H1`-`H2` ([`Network`] is the 256x2-32-32 of most
 /// nets). The first- and second-layer weights are stored permuted for the chunked affine
@@ -10,7 +12,7 @@ use super::shape::{FeatureSet, Header, Identified, Shape, identify};
 /// multiplies `4 · OUT` contiguous weight bytes (all outputs). The file pads each weight row
 /// to a multiple of 32 inputs; the padding is dropped here (the reference engine never reads
 /// it either: its inputs there are not outputs of the layer before).
-pub struct NetworkOf<const HALF: usize, const H1: usize, const H2: usize> {
+pub struct NetworkOf<const HALF: usize, const H1: usize, const H2: usize, F: Features = HalfKp> {
     /// Feature-transformer biases.
     pub ft_bias: [i16; HALF],
     /// Feature-transformer weights, feature-major (`[INPUTS][HALF]`).
@@ -27,13 +29,15 @@ pub struct NetworkOf<const HALF: usize, const H1: usize, const H2: usize> {
     pub out_bias: i32,
     /// Output weights.
     pub out_weight: [i8; H2],
+    /// The feature set (a type only).
+    pub features: PhantomData<F>,
 }
 
 /// HalfKP 256x2-32-32, the net most public files hold.
 pub type Network = NetworkOf<256, 32, 32>;
 
-impl<const HALF: usize, const H1: usize, const H2: usize> std::fmt::Debug
-    for NetworkOf<HALF, H1, H2>
+impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> std::fmt::Debug
+    for NetworkOf<HALF, H1, H2, F>
 {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("Network")
@@ -120,10 +124,10 @@ fn unpermute(p: &[i8], nout: usize, nin: usize) -> Vec<i8> {
     w
 }
 
-/// The HalfKP shape a file with this header and length holds, if Hayate evaluates it: the
+/// The classic shape a file with this header and length holds, if Hayate evaluates it: the
 /// shape its length fits, or the one its text names (a wrong length is then the fault the size
 /// checks report). Otherwise the fault, naming what the file holds.
-pub(crate) fn halfkp_shape(header: &Header, len: usize) -> Result<Shape, NnueFault> {
+pub(crate) fn classic_shape(header: &Header, len: usize) -> Result<Shape, NnueFault> {
     let unsupported = |found: String| NnueFault::UnsupportedArchitecture {
         found,
         text: header.text.clone(),
@@ -176,10 +180,10 @@ pub(crate) fn read_header(bytes: &[u8]) -> Result<Header, NnueFault> {
     Ok(header)
 }
 
-impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2> {
+impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NetworkOf<HALF, H1, H2, F> {
     /// This network's architecture.
     pub const SHAPE: Shape = Shape {
-        features: FeatureSet::HalfKp,
+        features: F::SET,
         half: HALF,
         h1: H1,
         h2: H2,
@@ -193,7 +197,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
     /// [`AnyNnue`](super::AnyNnue)).
     pub fn from_bytes(bytes: &[u8]) -> Result<Self, NnueFault> {
         let header = read_header(bytes)?;
-        let shape = halfkp_shape(&header, bytes.len())?;
+        let shape = classic_shape(&header, bytes.len())?;
         if shape != Self::SHAPE {
             return Err(NnueFault::WrongShape {
                 found: shape.name(),
@@ -222,7 +226,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
         check_hash("feature transformer", r.u32(), Self::SHAPE.ft_hash())?;
         let mut ft_bias = [0i16; HALF];
         r.i16s_into(&mut ft_bias);
-        let mut ft_weight = vec![0i16; HALF * INPUTS].into_boxed_slice();
+        let mut ft_weight = vec![0i16; HALF * F::SET.inputs()].into_boxed_slice();
         // Rows are read by feature index, scattered over 64 MB or more: the huge-page hint
         // before the copy touches the pages.
         hayate_core::advise_huge_pages(&ft_weight);
@@ -246,6 +250,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
             l2_weight: permute(&l2, H2, H1),
             out_bias,
             out_weight,
+            features: PhantomData,
         })
     }
 
@@ -262,7 +267,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
     /// Builds a network from row-major layer weights (the file's order, without padding).
     ///
     /// # Panics
-    /// When a slice has the wrong length (`HALF * INPUTS`, `H1 * 2·HALF`, `H2 * H1`): a
+    /// When a slice has the wrong length (`HALF * F::SET.inputs()`, `H1 * 2·HALF`, `H2 * H1`): a
     /// programmer error, not input.
     #[track_caller]
     // One argument per parameter block of the file, in file order.
@@ -277,7 +282,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
         out_bias: i32,
         out_weight: [i8; H2],
     ) -> Self {
-        assert_eq!(ft_weight.len(), HALF * INPUTS);
+        assert_eq!(ft_weight.len(), HALF * F::SET.inputs());
         assert_eq!(l1_rows.len(), H1 * 2 * HALF);
         assert_eq!(l2_rows.len(), H2 * H1);
         NetworkOf {
@@ -289,6 +294,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize> NetworkOf<HALF, H1, H2
             l2_weight: permute(l2_rows, H2, H1),
             out_bias,
             out_weight,
+            features: PhantomData,
         }
     }
 

@@ -3,7 +3,6 @@
 //! need no Python and no 64 MB fixture; other shapes continue the same stream through their
 //! own layer sizes (the row padding of the file included).
 
-use super::arch::INPUTS;
 use super::network::{pad32, write_header};
 use super::shape::Shape;
 
@@ -94,7 +93,7 @@ pub fn random_net_bytes(p: &RandomNetParams) -> Vec<u8> {
     random_net_bytes_of(&Shape::HALFKP_256, p)
 }
 
-/// The bytes of a random net of `shape` (HalfKP, the features this generator knows). Weight
+/// The bytes of a random net of `shape` (any classic feature set and sizes). Weight
 /// rows are drawn whole, their padding to 32 inputs included (random there too: the padding
 /// is never read, which the tests then check).
 pub fn random_net_bytes_of(shape: &Shape, p: &RandomNetParams) -> Vec<u8> {
@@ -109,7 +108,7 @@ pub fn random_net_bytes_of(shape: &Shape, p: &RandomNetParams) -> Vec<u8> {
     for _ in 0..shape.half {
         out.extend_from_slice(&(rng.value(p.ft_bias) as i16).to_le_bytes());
     }
-    for _ in 0..shape.half * INPUTS {
+    for _ in 0..shape.half * shape.features.inputs() {
         out.extend_from_slice(&(rng.value(p.ft_weight) as i16).to_le_bytes());
     }
     out.extend_from_slice(&shape.net_hash().to_le_bytes());

@@ -87,6 +87,40 @@ impl FeatureSet {
         }
     }
 
+    /// Whether board squares are mirrored when the perspective's king stands on files 6–9.
+    pub const fn mirrored(self) -> bool {
+        matches!(
+            self,
+            FeatureSet::HalfKpVm | FeatureSet::HalfKaHm1 | FeatureSet::HalfKaHm2
+        )
+    }
+
+    /// Whether the kings are pieces of the set.
+    pub const fn has_kings(self) -> bool {
+        matches!(
+            self,
+            FeatureSet::HalfKa1
+                | FeatureSet::HalfKaHm1
+                | FeatureSet::HalfKa2
+                | FeatureSet::HalfKaHm2
+        )
+    }
+
+    /// Whether both kings share one block of codes (HalfKA2: the other king's `1629 + sq`
+    /// counts as `1548 + sq`).
+    pub const fn shared_king_block(self) -> bool {
+        matches!(self, FeatureSet::HalfKa2 | FeatureSet::HalfKaHm2)
+    }
+
+    /// Features per king square.
+    pub const fn king_stride(self) -> usize {
+        match self {
+            FeatureSet::HalfKp | FeatureSet::HalfKpVm | FeatureSet::HalfKpE9 => FE_END,
+            FeatureSet::HalfKa1 | FeatureSet::HalfKaHm1 => FE_END2,
+            FeatureSet::HalfKa2 | FeatureSet::HalfKaHm2 => E_KING,
+        }
+    }
+
     /// The feature set an architecture text names (`Features=NAME(Friend)[…]`).
     pub fn from_text(text: &str) -> Option<FeatureSet> {
         let name = text.strip_prefix("Features=")?.split('(').next()?;
@@ -146,9 +180,9 @@ impl Shape {
         h2: 32,
     };
 
-    /// Whether Hayate evaluates this shape: HalfKP with the sizes of [`KNOWN_SIZES`].
+    /// Whether Hayate evaluates this shape (one of [`super::AnyNnue::SHAPES`]).
     pub fn is_supported(&self) -> bool {
-        self.features == FeatureSet::HalfKp && KNOWN_SIZES.contains(&(self.half, self.h1, self.h2))
+        super::AnyNnue::SHAPES.contains(self)
     }
 
     /// `HalfKP 256x2-32-32`.
@@ -208,6 +242,29 @@ impl Shape {
         format!(
             "Features={f}(Friend)[{inputs}->{half}x2],Network=AffineTransform[1<-{h2}](ClippedReLU[{h2}](AffineTransform[{h2}<-{h1}](ClippedReLU[{h1}](AffineTransformSparseInput[{h1}<-{l1}](InputSlice[{l1}(0:{l1})])))))"
         )
+    }
+
+    /// The shape `[FEATURES_]HALFx2-H1-H2` names: HalfKP without a feature set, else the
+    /// set's [`FeatureSet::name`] in any case, then `_` or a space (e.g. `1024x2-8-32`,
+    /// `HalfKA_hm2_256x2-32-32`, or [`Shape::name`]'s `HalfKA_hm2 256x2-32-32`).
+    pub fn from_name(s: &str) -> Option<Shape> {
+        let (features, sizes) = match s.rsplit_once(['_', ' ']) {
+            Some((f, sizes)) => (
+                FeatureSet::ALL
+                    .into_iter()
+                    .find(|x| x.name().eq_ignore_ascii_case(f))?,
+                sizes,
+            ),
+            None => (FeatureSet::HalfKp, s),
+        };
+        let (half, rest) = sizes.split_once("x2-")?;
+        let (h1, h2) = rest.split_once('-')?;
+        Some(Shape {
+            features,
+            half: half.parse().ok()?,
+            h1: h1.parse().ok()?,
+            h2: h2.parse().ok()?,
+        })
     }
 
     /// The shape an architecture text spells out: the feature set, `->HALFx2`, and the affine
@@ -322,6 +379,35 @@ pub fn identify(header: &Header, file_len: usize) -> Identified {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn shapes_are_named_and_parsed_back() {
+        for shape in super::super::AnyNnue::SHAPES {
+            assert_eq!(Shape::from_name(&shape.name()), Some(*shape));
+            let underscored = shape.name().replace(' ', "_").to_lowercase();
+            assert_eq!(
+                Shape::from_name(&underscored),
+                Some(*shape),
+                "{underscored}"
+            );
+        }
+        assert_eq!(
+            Shape::from_name("1024x2-8-32"),
+            Some(Shape {
+                features: FeatureSet::HalfKp,
+                half: 1024,
+                h1: 8,
+                h2: 32
+            })
+        );
+        assert_eq!(
+            Shape::from_name("HalfKA_hm2_256x2-32-32").map(|s| s.features),
+            Some(FeatureSet::HalfKaHm2)
+        );
+        for bad in ["HalfKQ_256x2-32-32", "256x2-32", "x2-32-32", "HalfKA_hm2_"] {
+            assert_eq!(Shape::from_name(bad), None, "{bad}");
+        }
+    }
 
     /// Recorded once from YaneuraOu's `nnue_dummy_gen.py ARCH OUT --dummy-mode zero` (its
     /// commit of 2026-12): the header hash, the feature-transformer hash and the file size.

@@ -3,10 +3,8 @@
 //! reference engine).
 
 use anyhow::Context;
-use hayate_eval::nnue::shape::{
-    FeatureSet, Header, Identified, KNOWN_SIZES, Shape, VERSION, identify,
-};
-use hayate_eval::nnue::{RandomNetParams, random_net_bytes_of};
+use hayate_eval::nnue::shape::{Header, Identified, Shape, VERSION, identify};
+use hayate_eval::nnue::{AnyNnue, RandomNetParams, random_net_bytes_of};
 use std::io::Read;
 use std::path::PathBuf;
 
@@ -25,11 +23,12 @@ enum Command {
         /// The file.
         file: PathBuf,
     },
-    /// Writes a random HalfKP net of a shape Hayate evaluates (deterministic from the seed;
+    /// Writes a random net of a shape Hayate evaluates (deterministic from the seed;
     /// the ranges of `RandomNetParams::for_shape`, or the Python generator's defaults with
     /// `--python-defaults`).
     Random {
-        /// The layer sizes, `HALFx2-H1-H2` (e.g. `1024x2-8-32`).
+        /// The shape, `[FEATURES_]HALFx2-H1-H2` (e.g. `1024x2-8-32` for HalfKP,
+        /// `HalfKA_hm2_256x2-32-32`).
         shape: String,
         /// The output file.
         out: PathBuf,
@@ -55,17 +54,13 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
 }
 
-/// The HalfKP shape `HALFx2-H1-H2` names, if Hayate evaluates it.
+/// The shape `[FEATURES_]HALFx2-H1-H2` names, if Hayate evaluates it.
 fn parse_shape(s: &str) -> anyhow::Result<Shape> {
-    let bad = || anyhow::anyhow!("shape {s:?}: expected HALFx2-H1-H2, e.g. 1024x2-8-32");
-    let (half, rest) = s.split_once("x2-").ok_or_else(bad)?;
-    let (h1, h2) = rest.split_once('-').ok_or_else(bad)?;
-    let shape = Shape {
-        features: FeatureSet::HalfKp,
-        half: half.parse().map_err(|_| bad())?,
-        h1: h1.parse().map_err(|_| bad())?,
-        h2: h2.parse().map_err(|_| bad())?,
-    };
+    let shape = Shape::from_name(s).ok_or_else(|| {
+        anyhow::anyhow!(
+            "shape {s:?}: expected [FEATURES_]HALFx2-H1-H2, e.g. 1024x2-8-32 or HalfKA_hm2_256x2-32-32"
+        )
+    })?;
     anyhow::ensure!(
         shape.is_supported(),
         "{} is not a shape Hayate evaluates ({})",
@@ -75,11 +70,11 @@ fn parse_shape(s: &str) -> anyhow::Result<Shape> {
     Ok(shape)
 }
 
-/// The supported sizes, `256x2-32-32, ...`.
+/// The supported shapes, `HalfKP 256x2-32-32, ...`.
 fn supported_list() -> String {
-    KNOWN_SIZES
+    AnyNnue::SHAPES
         .iter()
-        .map(|(h, a, b)| format!("{h}x2-{a}-{b}"))
+        .map(Shape::name)
         .collect::<Vec<_>>()
         .join(", ")
 }
