@@ -2,8 +2,8 @@
 //! (regenerated from its seed), its evaluations equal to the values YaneuraOu gave for the same
 //! file (`fixtures/nnue_sizes.txt`, which says how they were recorded), on every instruction
 //! set; the incremental stack equal to a refresh along random games; the layers' padding
-//! ignored as YaneuraOu ignores it. The largest nets are 385 MB: the file takes about 3 s in
-//! release builds, on two cores.
+//! ignored as YaneuraOu ignores it. The largest net (HalfKPE9) is 578 MB: the file takes a few
+//! seconds in release builds, on two cores.
 
 mod common;
 
@@ -172,6 +172,12 @@ fn halfkp_1536x2_16_64_matches_yaneuraou() {
 #[test]
 fn halfkp_vm_256x2_32_32_matches_yaneuraou() {
     check("HalfKP_vm_256x2-32-32");
+}
+
+/// 578 MB: nine HalfKP transformers.
+#[test]
+fn halfkpe9_256x2_32_32_matches_yaneuraou() {
+    check("HalfKPE9_256x2-32-32");
 }
 
 #[test]

@@ -10,10 +10,14 @@
 //! The other sets change only the index: `_vm`/`_hm` mirror the files when the perspective's
 //! own king stands on files 6–9 (45 king squares; board squares mirrored with it, hands not);
 //! HalfKA sets add both kings as pieces (`1548 + sq` for one's own, `1629 + sq` for the
-//! other's; HalfKA2 gives both kings the first block).
+//! other's; HalfKA2 gives both kings the first block); HalfKPE9 is HalfKP nine times over, a
+//! board piece's block chosen by how many pieces of each colour attack its square (capped at
+//! 2: `3·own + other`, hand pieces 0), so a move changes the features of every piece whose
+//! attackers it changes and the evaluator recomputes them ([`FeatureSet::has_effects`]).
 
 use super::arch::{FE_END, SQ_NB};
 use super::shape::FeatureSet;
+use crate::effect::CappedEffects;
 use hayate_core::{Color, Move, Piece, PieceType, Position, Square};
 
 /// Board block bases by piece type code: (own, opponent). Kings have none (0 is unused).
@@ -206,7 +210,9 @@ macro_rules! feature_sets {
     };
 }
 
-feature_sets!(HalfKp, HalfKpVm, HalfKa1, HalfKaHm1, HalfKa2, HalfKaHm2);
+feature_sets!(
+    HalfKp, HalfKpVm, HalfKpE9, HalfKa1, HalfKaHm1, HalfKa2, HalfKaHm2
+);
 
 /// BonaPiece of one's own king on square 0 (`f_king`); the other king's block follows.
 const F_KING: usize = FE_END;
@@ -214,6 +220,8 @@ const F_KING: usize = FE_END;
 const E_KING: usize = FE_END + SQ_NB;
 /// The first board code (`fe_hand_end`): codes from here on are (block, square).
 const FE_HAND_END: usize = 90;
+/// HalfKPE9: the features of one effect class (a whole HalfKP).
+const E9_BLOCK: usize = SQ_NB * FE_END;
 
 /// Where perspective `p`'s features of one position sit: its king's block and whether board
 /// squares are mirrored.
@@ -272,10 +280,15 @@ fn any_board_piece(p: Color, pc: Piece, sq: Square) -> usize {
 pub fn active_of<F: Features>(pos: &Position, p: Color) -> Option<FeatureList<MAX_ACTIVE_ANY>> {
     let kf = king_frame::<F>(p, pos.king_square(p)?);
     pos.king_square(!p)?;
+    let effects = F::SET.has_effects().then(|| CappedEffects::compute(pos));
     let mut list = FeatureList::default();
     for (i, &pc) in pos.board().iter().enumerate() {
         if !pc.is_empty() && (F::SET.has_kings() || pc.piece_type() != PieceType::KING) {
-            list.push(index::<F>(kf, any_board_piece(p, pc, Square::new(i as u8))));
+            let mut f = index::<F>(kf, any_board_piece(p, pc, Square::new(i as u8)));
+            if let Some(e) = &effects {
+                f += E9_BLOCK * (3 * e.count(p, i) + e.count(!p, i));
+            }
+            list.push(f);
         }
     }
     for owner in Color::ALL {
@@ -291,7 +304,8 @@ pub fn active_of<F: Features>(pos: &Position, p: Color) -> Option<FeatureList<MA
 
 /// The features `m` changes for perspective `p` in set `F`, whose king did not move (its
 /// half is refreshed when it does); `pos` is the position after the move and `king` is `p`'s
-/// king square. The other king's move is a change of its piece in the HalfKA sets.
+/// king square. The other king's move is a change of its piece in the HalfKA sets. Not for
+/// the sets with effects, whose halves are recomputed.
 #[inline]
 pub fn delta_of<F: Features>(pos: &Position, m: Move, p: Color, king: Square) -> FeatureDelta {
     let kf = king_frame::<F>(p, king);

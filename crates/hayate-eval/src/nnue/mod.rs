@@ -223,6 +223,11 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HA
             f.computed = [true; 2];
             return;
         }
+        if F::SET.has_effects() {
+            // Recomputed when evaluated (a move changes the class of many pieces).
+            f.computed = [false; 2];
+            return;
+        }
         let mover = m.moved_piece().color();
         let king_moved = !m.is_drop() && m.moved_piece().piece_type() == PieceType::KING;
         for p in Color::ALL {
@@ -275,7 +280,7 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HA
         pos: &Position,
         m: Move,
     ) -> Accumulator<HALF> {
-        if !parent.valid {
+        if !parent.valid || F::SET.has_effects() {
             return self.refresh(pos);
         }
         let mut f = Frame::INVALID;
@@ -384,9 +389,19 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> Evaluator
         };
         if f.acc.valid {
             let computed = f.computed;
-            for p in Color::ALL {
-                if !computed[p.index()] {
-                    self.materialise(stack, p);
+            if F::SET.has_effects() {
+                if computed != [true; 2]
+                    && let Some(top) = stack.top.checked_sub(1)
+                {
+                    let f = &mut stack.frames[top];
+                    self.refresh_into(&mut f.acc, pos);
+                    f.computed = [true; 2];
+                }
+            } else {
+                for p in Color::ALL {
+                    if !computed[p.index()] {
+                        self.materialise(stack, p);
+                    }
                 }
             }
         }

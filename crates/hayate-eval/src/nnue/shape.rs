@@ -95,6 +95,11 @@ impl FeatureSet {
         )
     }
 
+    /// Whether a feature depends on the effects on the piece's square (HalfKPE9).
+    pub const fn has_effects(self) -> bool {
+        matches!(self, FeatureSet::HalfKpE9)
+    }
+
     /// Whether the kings are pieces of the set.
     pub const fn has_kings(self) -> bool {
         matches!(
