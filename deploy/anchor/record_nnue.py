@@ -20,7 +20,7 @@ def wait(pred):
 send("usi"); wait(lambda l: l.startswith("usiok"))
 send(f"setoption name EvalDir value {d}"); send("setoption name USI_Hash value 16")
 send("isready"); wait(lambda l: l.startswith("readyok"))
-for sfen in [l.strip() for l in open(sfens) if l.strip()]:
+for sfen in [l.strip() for l in open(sfens) if l.strip() and not l.startswith('#')]:
     send(f"position sfen {sfen}"); send("e")
     l = wait(lambda l: "eval =" in l or "Error" in l or "error" in l)
     m = re.search(r"eval = (-?\d+)", l)
