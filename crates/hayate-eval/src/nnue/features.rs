@@ -157,38 +157,6 @@ impl FeatureDelta {
     };
 }
 
-/// The features `m` changes for perspective `p`, whose king did not move; `pos` is the position
-/// after the move and `king` is `p`'s king square.
-#[inline]
-pub fn delta(pos: &Position, m: Move, p: Color, king: Square) -> FeatureDelta {
-    let k = king_offset(p, king);
-    let mut d = FeatureDelta::default();
-    let moved = m.moved_piece();
-    let us = moved.color();
-    let to = m.to();
-    if m.is_drop() {
-        let pt = m.dropped_type();
-        // The dropped piece was the last of its type in hand: index count-after.
-        d.removed
-            .push(k + hand_piece(p, us, pt, pos.hand(us).count(pt)));
-        d.added.push(k + board_piece(p, moved, to));
-        return d;
-    }
-    if moved.piece_type() != PieceType::KING {
-        d.removed.push(k + board_piece(p, moved, m.from()));
-        d.added.push(k + board_piece(p, m.moved_piece_after(), to));
-    }
-    let cap = m.captured();
-    if !cap.is_empty() {
-        let pt = cap.piece_type().unpromoted();
-        d.removed.push(k + board_piece(p, cap, to));
-        // The captured piece is now the last of its type in our hand.
-        d.added
-            .push(k + hand_piece(p, us, pt, pos.hand(us).count(pt).saturating_sub(1)));
-    }
-    d
-}
-
 /// A feature set an evaluator is compiled for: a marker type per set, so that the set's
 /// choices are constants in the compiled code.
 pub trait Features: Copy + Send + Sync + std::fmt::Debug + Default + 'static {
@@ -278,14 +246,28 @@ fn any_board_piece(p: Color, pc: Piece, sq: Square) -> usize {
 
 /// All active features of perspective `p` in set `F` (`None` without both kings).
 pub fn active_of<F: Features>(pos: &Position, p: Color) -> Option<FeatureList<MAX_ACTIVE_ANY>> {
+    active_with::<F>(pos, p, set_effects::<F>(pos).as_ref())
+}
+
+/// The effect counts set `F` needs (HalfKPE9), once per position for both perspectives.
+#[inline]
+pub fn set_effects<F: Features>(pos: &Position) -> Option<CappedEffects> {
+    F::SET.has_effects().then(|| CappedEffects::compute(pos))
+}
+
+/// [`active_of`] given [`set_effects`]' counts.
+pub fn active_with<F: Features>(
+    pos: &Position,
+    p: Color,
+    effects: Option<&CappedEffects>,
+) -> Option<FeatureList<MAX_ACTIVE_ANY>> {
     let kf = king_frame::<F>(p, pos.king_square(p)?);
     pos.king_square(!p)?;
-    let effects = F::SET.has_effects().then(|| CappedEffects::compute(pos));
     let mut list = FeatureList::default();
     for (i, &pc) in pos.board().iter().enumerate() {
         if !pc.is_empty() && (F::SET.has_kings() || pc.piece_type() != PieceType::KING) {
             let mut f = index::<F>(kf, any_board_piece(p, pc, Square::new(i as u8)));
-            if let Some(e) = &effects {
+            if let Some(e) = effects {
                 f += E9_BLOCK * (3 * e.count(p, i) + e.count(!p, i));
             }
             list.push(f);

@@ -21,6 +21,7 @@ pub use network::{Network, NetworkOf};
 pub use random_net::{RandomNetParams, random_net_bytes, random_net_bytes_of};
 
 use crate::Evaluator;
+use crate::effect::CappedEffects;
 use crate::material::material_black;
 use crate::simd::{Isa, scalar};
 use features::{FeatureDelta, Features, HalfKp};
@@ -186,9 +187,16 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HA
         }
     }
 
-    /// Recomputes perspective `p`'s half from the active features. Returns false without kings.
-    fn refresh_half(&self, acc: &mut Accumulator<HALF>, pos: &Position, p: Color) -> bool {
-        match features::active_of::<F>(pos, p) {
+    /// Recomputes perspective `p`'s half from the active features, given the position's
+    /// [`features::set_effects`]. Returns false without kings.
+    fn refresh_half(
+        &self,
+        acc: &mut Accumulator<HALF>,
+        pos: &Position,
+        p: Color,
+        effects: Option<&CappedEffects>,
+    ) -> bool {
+        match features::active_with::<F>(pos, p, effects) {
             Some(list) => {
                 let bias = self.net.ft_bias;
                 self.update(&mut acc.halves[p.index()], &bias, &[], list.as_slice());
@@ -200,10 +208,11 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HA
 
     /// Refreshes `acc` for `pos` in place.
     fn refresh_into(&self, acc: &mut Accumulator<HALF>, pos: &Position) {
+        let effects = features::set_effects::<F>(pos);
         acc.valid = pos.king_square(Color::Black).is_some()
             && pos.king_square(Color::White).is_some()
-            && self.refresh_half(acc, pos, Color::Black)
-            && self.refresh_half(acc, pos, Color::White);
+            && self.refresh_half(acc, pos, Color::Black, effects.as_ref())
+            && self.refresh_half(acc, pos, Color::White, effects.as_ref());
     }
 
     /// A fully refreshed accumulator for `pos`.
@@ -233,7 +242,8 @@ impl<const HALF: usize, const H1: usize, const H2: usize, F: Features> NnueOf<HA
         for p in Color::ALL {
             let i = p.index();
             if king_moved && p == mover {
-                f.computed[i] = self.refresh_half(&mut f.acc, pos, p);
+                f.computed[i] =
+                    self.refresh_half(&mut f.acc, pos, p, features::set_effects::<F>(pos).as_ref());
             } else if let Some(k) = kings[i] {
                 let d = features::delta_of::<F>(pos, m, p, k);
                 for &row in d.removed.as_slice().iter().chain(d.added.as_slice()) {
