@@ -83,47 +83,86 @@ pub fn see_ge(pos: &Position, m: Move, threshold: i32) -> bool {
 /// as soon as the side to capture can no longer change the answer: `swap` is how far that side
 /// stands from turning it, and `passes` the answer should it stop here.
 fn exchange_ge(pos: &Position, m: Move, margin: i32, moved: Piece) -> bool {
-    let to = m.to();
-    let mut occ = pos.occupied() | Bitboard::from_square(to);
-    if !m.is_drop() {
-        occ ^= Bitboard::from_square(m.from());
-    }
-    let mut attackers = pos.attackers_to_both(to, occ) & occ;
-    let sliders = pos.pieces_of_type(PieceType::LANCE)
-        | pos.pieces_of_type(PieceType::BISHOP)
-        | pos.pieces_of_type(PieceType::ROOK)
-        | pos.pieces_of_type(PieceType::HORSE)
-        | pos.pieces_of_type(PieceType::DRAGON);
+    let mut ex = Exchange::new(pos, m);
     let mut swap = capture_value(moved.piece_type()) - margin;
     let mut side = pos.side_to_move();
     let mut passes = true;
     loop {
         side = !side;
-        let Some((sq, pt)) = least_valuable(pos, attackers & pos.pieces(side)) else {
+        let Some((sq, pt)) = ex.next_capturer(side) else {
             break;
         };
-        let sq_bb = Bitboard::from_square(sq);
-        if pt == PieceType::KING {
-            let after = occ ^ sq_bb;
-            if (pos.attackers_to(!side, to, after) & after).is_nonempty() {
-                break;
-            }
-        }
         passes = !passes;
         swap = capture_value(pt) - swap;
         if swap < i32::from(passes) {
             break;
         }
-        occ ^= sq_bb;
-        attackers ^= sq_bb;
-        if (line_through(to, sq) & sliders & occ)
-            .and_not(attackers)
-            .is_nonempty()
-        {
-            attackers |= x_rays(pos, to, sq, occ);
-        }
+        ex.take(sq);
     }
     passes
+}
+
+/// The recaptures on `m`'s square as both SEE walks see them: the attackers of both colours
+/// found once; a capture removes its piece, and only when a slider not yet attacking stands
+/// on the line through the vacated square are the sliders looked up again (the x-rays). The
+/// set is at every step what [`Position::attackers_to`] would give for the remaining pieces.
+struct Exchange<'a> {
+    pos: &'a Position,
+    to: Square,
+    occ: Bitboard,
+    attackers: Bitboard,
+    sliders: Bitboard,
+}
+
+impl<'a> Exchange<'a> {
+    /// After `m` (its first capture made).
+    #[inline(always)]
+    fn new(pos: &'a Position, m: Move) -> Self {
+        let to = m.to();
+        let mut occ = pos.occupied() | Bitboard::from_square(to);
+        if !m.is_drop() {
+            occ ^= Bitboard::from_square(m.from());
+        }
+        Exchange {
+            pos,
+            to,
+            occ,
+            attackers: pos.attackers_to_both(to, occ) & occ,
+            sliders: pos.pieces_of_type(PieceType::LANCE)
+                | pos.pieces_of_type(PieceType::BISHOP)
+                | pos.pieces_of_type(PieceType::ROOK)
+                | pos.pieces_of_type(PieceType::HORSE)
+                | pos.pieces_of_type(PieceType::DRAGON),
+        }
+    }
+
+    /// `side`'s least valuable attacker, if it may capture (a king only where nothing of
+    /// the other side would attack it there).
+    #[inline(always)]
+    fn next_capturer(&self, side: Color) -> Option<(Square, PieceType)> {
+        let (sq, pt) = least_valuable(self.pos, self.attackers & self.pos.pieces(side))?;
+        if pt == PieceType::KING {
+            let after = self.occ ^ Bitboard::from_square(sq);
+            if (self.pos.attackers_to(!side, self.to, after) & after).is_nonempty() {
+                return None;
+            }
+        }
+        Some((sq, pt))
+    }
+
+    /// The piece on `sq` captures: it leaves its square, uncovering what stood behind it.
+    #[inline(always)]
+    fn take(&mut self, sq: Square) {
+        let sq_bb = Bitboard::from_square(sq);
+        self.occ ^= sq_bb;
+        self.attackers ^= sq_bb;
+        if (line_through(self.to, sq) & self.sliders & self.occ)
+            .and_not(self.attackers)
+            .is_nonempty()
+        {
+            self.attackers |= x_rays(self.pos, self.to, sq, self.occ);
+        }
+    }
 }
 
 /// What `m` gains before any recapture (the captured piece, a promotion's gain), and the
@@ -156,54 +195,23 @@ pub fn see_value(pos: &Position, m: Move) -> i32 {
     exchange(pos, m, first, moved)
 }
 
-/// [`see_value`] given `m`'s [`first_capture`].
-///
-/// The attackers of both colours are found once; a capture then removes its piece, and only
-/// when a slider not yet attacking stands on the line through the vacated square are the
-/// sliders looked up again (the x-rays). The set is at every step what
-/// [`Position::attackers_to`] would give for the remaining pieces.
+/// [`see_value`] given `m`'s [`first_capture`]: the whole exchange ([`Exchange`]) played out
+/// and its gains folded back.
 fn exchange(pos: &Position, m: Move, first: i32, moved: Piece) -> i32 {
-    let to = m.to();
-    let mut occ = pos.occupied() | Bitboard::from_square(to);
-    if !m.is_drop() {
-        occ ^= Bitboard::from_square(m.from());
-    }
+    let mut ex = Exchange::new(pos, m);
     let mut side: Color = !pos.side_to_move();
-    let mut attackers = pos.attackers_to_both(to, occ) & occ;
-    if (attackers & pos.pieces(side)).is_empty() {
-        return first;
-    }
-    let sliders = pos.pieces_of_type(PieceType::LANCE)
-        | pos.pieces_of_type(PieceType::BISHOP)
-        | pos.pieces_of_type(PieceType::ROOK)
-        | pos.pieces_of_type(PieceType::HORSE)
-        | pos.pieces_of_type(PieceType::DRAGON);
     let mut gain = [0i32; 40];
     gain[0] = first;
     let mut on_square = capture_value(moved.piece_type());
     let mut d = 0;
-    while let Some((sq, pt)) = least_valuable(pos, attackers & pos.pieces(side)) {
-        let sq_bb = Bitboard::from_square(sq);
-        if pt == PieceType::KING {
-            let after = occ ^ sq_bb;
-            if (pos.attackers_to(!side, to, after) & after).is_nonempty() {
-                break;
-            }
-        }
+    while let Some((sq, pt)) = ex.next_capturer(side) {
         d += 1;
         if d >= gain.len() {
             break;
         }
         gain[d] = on_square - gain[d - 1];
         on_square = capture_value(pt);
-        occ ^= sq_bb;
-        attackers ^= sq_bb;
-        if (line_through(to, sq) & sliders & occ)
-            .and_not(attackers)
-            .is_nonempty()
-        {
-            attackers |= x_rays(pos, to, sq, occ);
-        }
+        ex.take(sq);
         side = !side;
     }
     while d > 0 {
